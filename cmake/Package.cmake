@@ -1,0 +1,22 @@
+# Installs the library as a CMake package: find_package(butterfly) -> butterfly::butterfly.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS butterfly EXPORT butterflyTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${BUTTERFLY_BACKEND_INCLUDE_DIRS}
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT butterflyTargets NAMESPACE butterfly::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)
+
+set(BUTTERFLY_CONFIGURED_BACKEND ${BACKEND})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/butterflyConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/butterflyConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/butterflyConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/butterflyConfig.cmake
+              ${PROJECT_BINARY_DIR}/butterflyConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)

@@ -1,0 +1,52 @@
+// Counter-based randomness: every random number in butterfly is a pure function of
+// (seed, iteration, stream, index), so results do not depend on thread count, warp
+// width, backend or MPI rank count.
+#pragma once
+
+#include <cstdint>
+
+#include <Random123/philox.h>
+
+#include "butterfly/detail/config.hpp"
+
+namespace butterfly::rng {
+
+// Independent purposes get disjoint counter spaces.
+enum class stream : std::uint32_t {
+  z = 0,         // the uniform u that picks a topic / row index
+  theta = 1,     // Gamma variates for theta
+  phi = 2,       // Gamma variates for phi
+  holdout = 3,   // which documents are held out
+  fold_in = 4,   // z and theta draws while estimating held-out theta
+};
+
+using philox = r123::Philox4x32;
+
+// Four 32-bit words for (seed, iteration, stream, index). The key carries the seed;
+// the counter carries the rest, so no two (iteration, stream, index) share a block.
+BUTTERFLY_FN philox::ctr_type bits(std::uint64_t seed, std::uint32_t iteration, stream s,
+                                   std::uint64_t index) {
+  philox::ctr_type ctr = {{static_cast<std::uint32_t>(index),
+                           static_cast<std::uint32_t>(index >> 32), iteration,
+                           static_cast<std::uint32_t>(s)}};
+  philox::key_type key = {{static_cast<std::uint32_t>(seed),
+                           static_cast<std::uint32_t>(seed >> 32)}};
+  return philox()(ctr, key);
+}
+
+// A float in [0, 1) with 24 random bits: every value is exact, the largest is 1 - 2^-24.
+BUTTERFLY_FN float u01(std::uint32_t x) { return static_cast<float>(x >> 8) * 0x1p-24f; }
+
+// A double in [0, 1) with 53 random bits from two words.
+BUTTERFLY_FN double u01(std::uint32_t hi, std::uint32_t lo) {
+  const std::uint64_t v = (static_cast<std::uint64_t>(hi) << 21) ^ (lo >> 11);
+  return static_cast<double>(v & ((std::uint64_t{1} << 53) - 1)) * 0x1p-53;
+}
+
+// The uniform that draws token (or row) `index` in iteration `iteration`.
+BUTTERFLY_FN float token_uniform(std::uint64_t seed, std::uint32_t iteration,
+                                 std::uint64_t index) {
+  return u01(bits(seed, iteration, stream::z, index)[0]);
+}
+
+}  // namespace butterfly::rng

@@ -1,0 +1,72 @@
+// The seam between core/ and backends/: what a subgroup type SG must provide.
+//
+// A value is *uniform* (a plain T, the same for the whole subgroup) or *varying*
+// (SG::varying<T>, one per lane). On CUDA/HIP a varying<T> is just T, one thread per lane;
+// on the serial and openmp backends it is an array of W values. Core code therefore only
+// ever combines values with operators and the members below, and keeps control flow
+// uniform: per-lane decisions are select()s, per-lane loops are bounded by any().
+//
+//   SG::width                         W, a compile-time power of two
+//   SG::varying<T>, SG::mask          per-lane values and per-lane booleans
+//   sg.lane()                         varying<int> 0..W-1
+//   sg.any(m), sg.all(m)              subgroup-wide reductions (all lanes must participate)
+//   sg.select(m, a, b)                per-lane choice, a and b uniform or varying
+//   sg.shuffle(v, src)                src uniform: broadcast lane src (result uniform);
+//                                     src varying: each lane reads lane src[l] (mod W)
+//   sg.shuffle_xor(v, lane_mask)      each lane reads lane l ^ lane_mask (mask uniform or varying)
+//   sg.load(base), sg.store(base, v)  lane l touches base[l]: contiguous (coalesced)
+//   sg.gather(base, idx[, m, fb])     per-lane addresses; masked-off lanes read nothing, get fb
+//   sg.scatter(base, idx, v, m)       per-lane stores where m is set
+//   sg.map(f, v)                      scalar code applied lane by lane (e.g. Philox)
+//   sg.sync()                         makes each lane's stores visible to the other lanes
+//                                     (__syncwarp on CUDA); needed before reading memory
+//                                     another lane wrote
+#pragma once
+
+#include <cstddef>
+
+#include "butterfly/detail/config.hpp"
+
+namespace butterfly::detail {
+
+template <class SG, class T>
+using varying = typename SG::template varying<T>;
+
+constexpr int log2_exact(int w) { return w <= 1 ? 0 : 1 + log2_exact(w / 2); }
+
+// A per-lane array of run-time length K (the paper's theta_local[K] and p[K]). Stored
+// [k][lane] so that every lane touching the same k is one contiguous access; that is also
+// how CUDA lays out a thread's local memory, so on a GPU this costs what a local array would.
+template <class SG>
+struct lane_local {
+  float* base;
+
+  BUTTERFLY_FN varying<SG, float> get(const SG& sg, int k) const {
+    return sg.load(base + static_cast<std::ptrdiff_t>(k) * SG::width);
+  }
+  BUTTERFLY_FN void set(const SG& sg, int k, const varying<SG, float>& v) const {
+    sg.store(base + static_cast<std::ptrdiff_t>(k) * SG::width, v);
+  }
+  // Each lane reads its own entry k[lane].
+  BUTTERFLY_FN varying<SG, float> get(const SG& sg, const varying<SG, int>& k) const {
+    return sg.gather(base, k * SG::width + sg.lane());
+  }
+};
+
+// Per-warp working memory, carved out of (2K + W) * W floats supplied by the backend.
+template <class SG>
+struct warp_scratch {
+  lane_local<SG> theta_local;  // cached theta (Algorithm 5)
+  lane_local<SG> p;            // prefix sums or the butterfly table
+  float* exchange;             // W x W, the transposed a[] of Algorithm 5
+
+  static constexpr std::size_t floats(int K) {
+    return (2 * static_cast<std::size_t>(K) + SG::width) * SG::width;
+  }
+  BUTTERFLY_FN static warp_scratch carve(float* base, int K) {
+    const std::ptrdiff_t kw = static_cast<std::ptrdiff_t>(K) * SG::width;
+    return {{base}, {base + kw}, base + 2 * kw};
+  }
+};
+
+}  // namespace butterfly::detail

@@ -1,0 +1,93 @@
+// Test helpers: run one core algorithm on one warp of the serial reference with a chosen
+// uniform per lane, and the double-precision oracle the algorithms are checked against.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "butterfly/butterfly.hpp"
+#include "butterfly/detail/search.hpp"
+#include "butterfly/serial/run.hpp"
+
+namespace butterfly::test {
+
+// Algorithm tags for TEMPLATE_TEST_CASE: the kernel type and the public enum value.
+struct Basic {
+  using kernel = detail::basic;
+  static constexpr algorithm value = algorithm::basic;
+};
+struct Transposed {
+  using kernel = detail::transposed;
+  static constexpr algorithm value = algorithm::transposed;
+};
+struct Butterfly {
+  using kernel = detail::butterfly;
+  static constexpr algorithm value = algorithm::butterfly;
+};
+
+inline const std::vector<int> all_widths{4, 8, 16, 32, 64};
+
+// K values from the issue: edge cases around W plus two large ones.
+inline std::vector<int> k_grid(int W) {
+  return {1, 2, W - 1, W, W + 1, 2 * W - 1, 2 * W, 3 * W + 5, 240, 1000};
+}
+
+// Row form: lane r draws from row r of `weights` (W x K) with uniform u[r].
+template <int W, class Kernel>
+std::vector<int> draw_rows_with_u(const std::vector<float>& weights, int K,
+                                  const std::vector<float>& u) {
+  using SG = serial::subgroup<W>;
+  const SG sg;
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
+  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
+  const detail::row_form src{weights.data(), W, K};
+  const auto lane = sg.lane();
+  const detail::token<SG> tok{typename SG::template varying<std::int64_t>(lane),
+                              typename SG::template varying<std::int32_t>(lane)};
+  typename SG::template varying<float> uu;
+  for (int l = 0; l < W; ++l) uu[l] = u[l];
+  const auto j = Kernel::draw(sg, src, ws, tok, uu);
+  return std::vector<int>(j.v, j.v + W);
+}
+
+// Product form: lane r is document r with one token of word words[r]; theta is W x K,
+// phi V x K. Theta is cached first, as draw_warp does.
+template <int W, class Kernel>
+std::vector<int> draw_products_with_u(const std::vector<float>& theta,
+                                      const std::vector<float>& phi, int K,
+                                      const std::vector<std::int32_t>& words,
+                                      const std::vector<float>& u) {
+  using SG = serial::subgroup<W>;
+  const SG sg;
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
+  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
+  std::vector<std::int64_t> offsets(W + 1);
+  for (int m = 0; m <= W; ++m) offsets[m] = m;
+  const detail::product_form src{theta.data(), phi.data(), offsets.data(), words.data(),
+                                 W,            W,          K};
+  const typename SG::template varying<std::int64_t> m(sg.lane());
+  if constexpr (Kernel::caches_theta) src.cache_theta(sg, 0, m, ws.theta_local);
+  const detail::token<SG> tok{m, src.word(sg, m)};
+  typename SG::template varying<float> uu;
+  for (int l = 0; l < W; ++l) uu[l] = u[l];
+  const auto j = Kernel::draw(sg, src, ws, tok, uu);
+  return std::vector<int>(j.v, j.v + W);
+}
+
+// The oracle: prefix sums in double, the same float stop = sum * u (kept below sum) that
+// the kernels compute, and the smallest index whose prefix sum exceeds it.
+inline int oracle(const float* w, int K, float u) {
+  std::vector<double> prefix(K);
+  double s = 0;
+  for (int k = 0; k < K; ++k) prefix[k] = s += w[k];
+  if (!(s > 0)) return -1;
+  const float sum = static_cast<float>(s);
+  float stop = sum * u;
+  if (!(stop < sum)) stop = std::nextafter(sum, 0.0f);
+  for (int k = 0; k < K; ++k)
+    if (static_cast<double>(stop) < prefix[k]) return k;
+  return K - 1;
+}
+
+}  // namespace butterfly::test
