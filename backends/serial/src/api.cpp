@@ -4,6 +4,7 @@
 namespace butterfly {
 
 std::string_view backend_name() { return "serial"; }
+std::string backend_unavailable_reason() { return {}; }
 int native_width() { return reference::native_width(); }
 std::vector<int> supported_widths() { return reference::supported_widths(); }
 

@@ -59,6 +59,9 @@ void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out
 
 // What this build runs on.
 std::string_view backend_name();
+// Empty when the configured backend can run on this machine; otherwise why not (e.g. "no
+// CUDA device: cudaGetDeviceCount returned 0"). Device tests skip with this reason.
+std::string backend_unavailable_reason();
 int native_width();
 std::vector<int> supported_widths();
 

@@ -22,13 +22,15 @@ enum class stream : std::uint32_t {
 
 using philox = r123::Philox4x32;
 
-// Four 32-bit words for (seed, iteration, stream, index). The key carries the seed;
-// the counter carries the rest, so no two (iteration, stream, index) share a block.
+// Four 32-bit words for (seed, iteration, stream, index, draw). The key carries the seed;
+// the counter carries the rest, so no two (iteration, stream, index, draw) share a block.
+// `draw` numbers successive blocks for one element (e.g. rejection-sampling attempts of a
+// Gamma variate); it has 24 bits.
 BUTTERFLY_FN philox::ctr_type bits(std::uint64_t seed, std::uint32_t iteration, stream s,
-                                   std::uint64_t index) {
+                                   std::uint64_t index, std::uint32_t draw = 0) {
   philox::ctr_type ctr = {{static_cast<std::uint32_t>(index),
                            static_cast<std::uint32_t>(index >> 32), iteration,
-                           static_cast<std::uint32_t>(s)}};
+                           static_cast<std::uint32_t>(s) | (draw << 8)}};
   philox::key_type key = {{static_cast<std::uint32_t>(seed),
                            static_cast<std::uint32_t>(seed >> 32)}};
   return philox()(ctr, key);
