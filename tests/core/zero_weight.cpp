@@ -100,3 +100,39 @@ TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
   INFO("the case must actually occur for the test to mean anything");
   REQUIRE(rounded_up > 0);
 }
+
+// A case found by random search: the paper's Algorithm 9 alone rebuilds lane 3's last
+// midpoint as highValue - y, which rounds to about 1e-10 instead of 0, so a tiny stop
+// steers it into topic 0, whose weight is zero. The draw's guard must catch it.
+TEST_CASE("zero-weight: the butterfly's rounding trap is caught (regression)", "[zero-weight]") {
+  constexpr int W = 4, K = 4;
+  using SG = serial::subgroup<W>;
+  const std::vector<float> w{
+      0x1.59081ep+12f, 0x1.376f88p-3f, 0x1.38b46cp+4f, 0x1.47fdbap-11f,
+      0x0p+0f,         0x1.26f6fp+3f,  0x1.e1e504p+6f, 0x1.72369cp-10f,
+      0x1.faca3p-21f,  0x1.24a1a6p-12f, 0x0p+0f,       0x1.dbcaf2p-26f,
+      0x0p+0f,         0x1.d6031ep-7f, 0x1.ba0632p-6f, 0x1.02f304p-6f};
+  const std::vector<float> u{0.5f, 0.5f, 0.5f, 0x1.4p-30f};
+
+  // The unguarded search of the paper (Algorithms 7 and 9 on one block).
+  const SG sg;
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
+  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
+  SG::varying<float> a[W];
+  for (int k = 0; k < W; ++k)
+    for (int r = 0; r < W; ++r) a[k][r] = w[k * K + r];
+  detail::butterfly_block(sg, a, ws.p, 0);
+  const SG::varying<float> sum = a[W - 1];
+  ws.p.set(sg, W - 1, sum);
+  SG::varying<float> uu;
+  for (int r = 0; r < W; ++r) uu[r] = u[r];
+  const auto unguarded = detail::butterfly_search_block(sg, ws.p, detail::stop_value(sg, sum, uu),
+                                                        SG::varying<int>(0));
+  INFO("if this premise fails, the trap is no longer reproduced by these inputs");
+  REQUIRE(unguarded.j[3] == 0);
+  REQUIRE(w[3 * K + 0] == 0.0f);
+
+  const auto z = draw_rows_with_u<W, detail::butterfly>(w, K, u);
+  REQUIRE(z[3] == 1);
+  REQUIRE(z[3] == oracle(&w[3 * K], K, u[3]));
+}
