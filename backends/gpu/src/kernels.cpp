@@ -1,5 +1,8 @@
 // The draw kernels: one warp per W documents (rows), the warps strided over the grid so
 // that scratch is needed only for the warps that can be resident at once.
+// First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
+#include "butterfly/gpu/runtime.hpp"
+
 #include <algorithm>
 
 #include "butterfly/detail/draw_basic.hpp"

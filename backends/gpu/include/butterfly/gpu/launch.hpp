@@ -2,11 +2,13 @@
 // weight source whose pointers are device pointers. Compiled by nvcc or hipcc only.
 #pragma once
 
+// First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
+#include "butterfly/gpu/runtime.hpp"
+
 #include <cstdint>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/sources.hpp"
-#include "butterfly/gpu/runtime.hpp"
 
 namespace butterfly::gpu {
 
