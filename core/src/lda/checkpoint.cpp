@@ -93,7 +93,8 @@ std::uint64_t crc(const char* data, std::size_t size) {
 
 }  // namespace
 
-void save_checkpoint(const std::string& path, const checkpoint& c) {
+void save_checkpoint(const std::string& path, const checkpoint& c,
+                     const std::function<void()>& halfway) {
   encoder e;
   e.bytes.assign(magic, magic + sizeof magic);
   e.pod(static_cast<std::uint64_t>(c.arguments.size()));
@@ -111,7 +112,13 @@ void save_checkpoint(const std::string& path, const checkpoint& c) {
   e.array(c.history);
   e.pod(crc(e.bytes.data(), e.bytes.size()));
   io::write_atomic(path, [&](std::ostream& out) {
-    out.write(e.bytes.data(), static_cast<std::streamsize>(e.bytes.size()));
+    const auto half = static_cast<std::streamsize>(e.bytes.size() / 2);
+    out.write(e.bytes.data(), half);
+    if (halfway) {
+      out.flush();
+      halfway();
+    }
+    out.write(e.bytes.data() + half, static_cast<std::streamsize>(e.bytes.size()) - half);
   });
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,10 @@ struct checkpoint {
 // File layout (little-endian): "BFLYCKP1", the fields above in order (strings and vectors
 // as a u64 length then their bytes), then the CRC-32 (zlib) of everything before it as a
 // u64. Written with io::write_atomic: a kill leaves the previous checkpoint intact.
-void save_checkpoint(const std::string& path, const checkpoint& c);
+// `halfway`, if set, runs when half of the bytes are written: a test hook, so a test can
+// kill the process in the middle of a checkpoint.
+void save_checkpoint(const std::string& path, const checkpoint& c,
+                     const std::function<void()>& halfway = {});
 
 // Throws io::input_error "PATH: ..." for a missing, truncated, corrupted (checksum mismatch)
 // or foreign file.
