@@ -21,7 +21,7 @@ std::string clock_text(double seconds) {
 progress::progress(std::uint32_t total, std::int64_t tokens, bool enabled)
     : total_(total), tokens_(tokens), enabled_(enabled), bar_(enabled && ::isatty(2)), last_ll_(NAN) {}
 
-void progress::report(std::uint32_t i, double seconds, double log_likelihood) {
+void progress::report(std::uint32_t i, double seconds, double z_seconds, double log_likelihood) {
   elapsed_ += seconds;
   ++done_;
   if (!std::isnan(log_likelihood)) last_ll_ = log_likelihood;
@@ -36,8 +36,8 @@ void progress::report(std::uint32_t i, double seconds, double log_likelihood) {
                  std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), i, total_, rate,
                  ll, clock_text(eta).c_str());
   } else {
-    std::fprintf(stderr, "iteration %u/%u  tokens/s %.0f  log-likelihood %s  ETA %s\n", i, total_, rate, ll,
-                 clock_text(eta).c_str());
+    std::fprintf(stderr, "iteration %u/%u  %.3f s (z draw %.3f s)  tokens/s %.0f  log-likelihood %s  ETA %s\n", i,
+                 total_, seconds, z_seconds, rate, ll, clock_text(eta).c_str());
   }
   std::fflush(stderr);
 }

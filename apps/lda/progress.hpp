@@ -9,8 +9,9 @@ namespace butterfly::app {
 class progress {
  public:
   progress(std::uint32_t total, std::int64_t tokens, bool enabled);
-  // After iteration `i` took `seconds`; log_likelihood is NaN when not measured.
-  void report(std::uint32_t i, double seconds, double log_likelihood);
+  // After iteration `i` took `seconds`, `z_seconds` of them in the z draw; log_likelihood
+  // is NaN when not measured.
+  void report(std::uint32_t i, double seconds, double z_seconds, double log_likelihood);
   void finish();
 
  private:

@@ -230,7 +230,7 @@ int train(const std::vector<std::string>& args) {
       write_metrics(out_dir + "/metrics.jsonl", history);
       ll = rec.log_likelihood;
     }
-    bar.report(i, sec.z_draw + sec.rest, ll);
+    bar.report(i, sec.z_draw + sec.rest, sec.z_draw, ll);
     hook.at("after-iteration", i);
     if (r.checkpoint_every > 0 && i % r.checkpoint_every == 0) {
       lda::checkpoint ck{arguments, r.seed, r.hyper, std::string(name(r.method)), checksum, s, history};
