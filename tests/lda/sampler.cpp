@@ -46,10 +46,10 @@ void check_distributions(const lda::state& s, std::int64_t M, std::int64_t V, in
 
 }  // namespace
 
-// 8 sparse topics (Dirichlet(0.05) over 200 words), 400 documents of 80 tokens. Random
-// topics overlap little, so a working sampler finds them almost exactly (mean best cosine
-// about 0.99); a sampler that only learned the word frequencies scores about 0.3. The
-// threshold 0.9 leaves margin on both sides.
+// 8 sparse topics (Dirichlet(0.05) over 200 words), 400 documents of 80 tokens. After 60
+// iterations the sampler reaches a mean best cosine of 0.95 (seed 7, every algorithm);
+// topics that only reflected the overall word frequencies would score far lower, since
+// random sparse topics overlap little. Threshold: 0.9.
 TEST_CASE("the sampler recovers the topics of a synthetic corpus", "[lda][sampler]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
