@@ -63,7 +63,8 @@ TEST_CASE("ldac error: word ids out of range", "[io][ldac][error]") {
   REQUIRE_INPUT_ERROR(read_ldac(dir.write("c.dat", "1 4294967296:1\n"), ""), p + ":1:",
                       "word id 4294967296 is out of range");
   // Without a vocabulary, a lone huge id would make two billion placeholder words.
-  REQUIRE_INPUT_ERROR(read_ldac(dir.write("c.dat", "1 2000000000:1\n"), ""), p + ":1:", "corrupt id");
+  REQUIRE_INPUT_ERROR(read_ldac(dir.write("c.dat", "1 2000000000:1\n1 0:1\n"), ""), p + ":1:",
+                      "word id 2000000000 but only 2 entries");
 }
 
 TEST_CASE("ldac error: zero or negative counts, and ids twice in a document", "[io][ldac][error]") {

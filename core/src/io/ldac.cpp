@@ -24,7 +24,7 @@ corpus read_ldac(const std::string& path, const std::string& vocab_path, const r
 
   detail::line_reader in(path);
   std::vector<std::int64_t> line_ids;
-  std::int64_t entries = 0, max_id = -1;
+  std::int64_t entries = 0, max_id = -1, max_id_line = 0;
   while (in.next()) {
     if (!in.terminated()) in.fail("line does not end with a newline (file truncated?)");
     std::string_view rest = in.line(), field;
@@ -44,7 +44,10 @@ corpus read_ldac(const std::string& path, const std::string& vocab_path, const r
         in.fail("more than " + std::to_string(limits.max_tokens) + " tokens in the corpus");
       c.words.insert(c.words.end(), static_cast<std::size_t>(*count), static_cast<std::int32_t>(*id));
       line_ids.push_back(*id);
-      max_id = std::max(max_id, *id);
+      if (*id > max_id) {
+        max_id = *id;
+        max_id_line = in.number();
+      }
     }
     if (static_cast<std::int64_t>(line_ids.size()) != *n)
       in.fail("N = " + std::to_string(*n) + " but the line has " + std::to_string(line_ids.size()) + " id:count pairs");
@@ -56,9 +59,9 @@ corpus read_ldac(const std::string& path, const std::string& vocab_path, const r
   }
   if (!has_vocab) {
     if (max_id + 1 > entries + limits.max_unused)
-      detail::fail_at(path, in.number(),
-                      "word ids up to " + std::to_string(max_id) + " but only " + std::to_string(entries) +
-                          " entries: without a vocabulary file that many placeholders is surely a corrupt id");
+      detail::fail_at(path, max_id_line,
+                      "word id " + std::to_string(max_id) + " but only " + std::to_string(entries) +
+                          " entries in the file: without a vocabulary file this id is surely corrupt");
     c.vocab = detail::placeholder_vocab(max_id + 1);
   }
   return c;
