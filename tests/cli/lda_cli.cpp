@@ -80,7 +80,7 @@ int count_lines(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("train writes well-formed outputs", "[cli]") {
+TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
   workspace ws;
   const auto r = run(ws.dir, small_run(ws, "model"));
   INFO(r.err);
@@ -129,7 +129,7 @@ TEST_CASE("train writes well-formed outputs", "[cli]") {
   }
 }
 
-TEST_CASE("the same seed gives byte-identical output files, another seed does not", "[cli]") {
+TEST_CASE("cli: the same seed gives byte-identical output files, another seed does not", "[cli]") {
   workspace ws;
   REQUIRE(run(ws.dir, small_run(ws, "a")).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "b")).exit_code == 0);
@@ -145,7 +145,7 @@ TEST_CASE("the same seed gives byte-identical output files, another seed does no
 // Each scenario kills the run (SIGKILL, through the BUTTERFLY_TEST_KILL hook) at one or
 // more points, resumes it with --resume until it finishes, and compares every output file
 // with an uninterrupted run's, byte for byte.
-TEST_CASE("a run killed at any point and resumed gives the uninterrupted run's files", "[cli]") {
+TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted run's files", "[cli]") {
   workspace ws;
   const std::vector<std::string> ckpt = {"--checkpoint-every", "3"};
   REQUIRE(run(ws.dir, small_run(ws, "reference", ckpt)).exit_code == 0);
@@ -180,7 +180,7 @@ TEST_CASE("a run killed at any point and resumed gives the uninterrupted run's f
   }
 }
 
-TEST_CASE("a corrupted checkpoint or a changed corpus is refused", "[cli]") {
+TEST_CASE("cli: a corrupted checkpoint or a changed corpus is refused", "[cli]") {
   workspace ws;
   REQUIRE(run(ws.dir, small_run(ws, "m", {"--checkpoint-every", "6"})).exit_code == 0);
   const std::string ck = ws.path("m/checkpoint.bin");
@@ -211,7 +211,7 @@ TEST_CASE("a corrupted checkpoint or a changed corpus is refused", "[cli]") {
   CHECK_THAT(r.err, Catch::Contains("different corpus"));
 }
 
-TEST_CASE("bad arguments exit with code 2 and name the argument", "[cli]") {
+TEST_CASE("cli: bad arguments exit with code 2 and name the argument", "[cli]") {
   workspace ws;
   const std::string docword = ws.path("docword.small.txt");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -244,7 +244,7 @@ TEST_CASE("bad arguments exit with code 2 and name the argument", "[cli]") {
     CHECK_THAT(help.out, Catch::Contains(s));
 }
 
-TEST_CASE("bad input files exit with code 1, name file and line, and write nothing", "[cli]") {
+TEST_CASE("cli: bad input files exit with code 1, name file and line, and write nothing", "[cli]") {
   workspace ws;
   std::ofstream(ws.path("docword.bad.txt")) << "2\n3\n2\n1 1 2\n1 x 1\n";
   auto r = run(ws.dir, {"train", "--docword", "docword.bad.txt", "--out", "bad", "--quiet"});
@@ -256,7 +256,7 @@ TEST_CASE("bad input files exit with code 1, name file and line, and write nothi
   CHECK_THAT(r.err, Catch::Contains("missing.txt"));
 }
 
-TEST_CASE("without a corpus, train uses the bundled ap corpus", "[cli]") {
+TEST_CASE("cli: without a corpus, train uses the bundled ap corpus", "[cli]") {
   workspace ws;
   const auto r = run(ws.dir, {"train", "--topics", "4", "--iterations", "2", "--quiet", "--out", "ap"},
                      {"BUTTERFLY_DATA_DIR="});

@@ -56,7 +56,7 @@ std::string load_error(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("a checkpoint reads back what was saved", "[lda][checkpoint]") {
+TEST_CASE("lda: a checkpoint reads back what was saved", "[lda][checkpoint]") {
   const auto path = temp_path("roundtrip");
   const auto c = sample();
   lda::save_checkpoint(path, c);
@@ -79,7 +79,7 @@ TEST_CASE("a checkpoint reads back what was saved", "[lda][checkpoint]") {
   std::remove(path.c_str());
 }
 
-TEST_CASE("a corrupted, truncated or foreign checkpoint is refused", "[lda][checkpoint]") {
+TEST_CASE("lda: a corrupted, truncated or foreign checkpoint is refused", "[lda][checkpoint]") {
   const auto path = temp_path("bad");
   lda::save_checkpoint(path, sample());
   const auto good = slurp(path);

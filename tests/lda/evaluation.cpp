@@ -10,7 +10,7 @@
 using namespace butterfly;
 using lda::testing::make_synthetic;
 
-TEST_CASE("the held-out split is exact, disjoint and seed-keyed", "[lda][evaluation]") {
+TEST_CASE("lda: the held-out split is exact, disjoint and seed-keyed", "[lda][evaluation]") {
   const auto c = make_synthetic(3, 30, 101, 7, 0.5, 0.5, 1);
   const auto all = c.docs.view();
   const auto s = lda::split_holdout(all, 0.1, 5);
@@ -35,7 +35,7 @@ TEST_CASE("the held-out split is exact, disjoint and seed-keyed", "[lda][evaluat
 
 // With phi uniform every word has probability 1/V whatever theta is: perplexity is V.
 // With the true phi it must be far lower.
-TEST_CASE("document-completion perplexity: V for uniform topics, lower for the true ones",
+TEST_CASE("lda: document-completion perplexity: V for uniform topics, lower for the true ones",
           "[lda][evaluation]") {
   const int K = 4;
   const std::int64_t V = 100;
@@ -56,7 +56,7 @@ TEST_CASE("document-completion perplexity: V for uniform topics, lower for the t
   CHECK(lda::completion_perplexity(c.docs.view(), truth, h, o).log_likelihood == good.log_likelihood);
 }
 
-TEST_CASE("inferred theta puts its mass on the topics a document was drawn from",
+TEST_CASE("lda: inferred theta puts its mass on the topics a document was drawn from",
           "[lda][evaluation]") {
   // Two topics with disjoint words: a document of words 0..4 is topic 0, of 5..9 topic 1.
   const int K = 2;

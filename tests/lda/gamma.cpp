@@ -11,7 +11,7 @@ using namespace butterfly;
 // Sample mean and variance of Gamma(a, 1) against a and a. Standard errors: sqrt(a / n) for
 // the mean, sqrt((2a^2 + 6a) / n) for the variance (central 4th moment 3a^2 + 6a). Fixed
 // seeds make the test deterministic; 5 standard errors is a two-sided level of ~6e-7 each.
-TEST_CASE("gamma variates have the right mean and variance", "[lda][gamma]") {
+TEST_CASE("lda: gamma variates have the right mean and variance", "[lda][gamma]") {
   const int n = 200000;
   for (double a : {0.01, 0.1, 0.5, 0.99, 1.0, 1.7, 12.0, 300.0}) {
     CAPTURE(a);
@@ -30,7 +30,7 @@ TEST_CASE("gamma variates have the right mean and variance", "[lda][gamma]") {
   }
 }
 
-TEST_CASE("gamma variates are a pure function of the key", "[lda][gamma]") {
+TEST_CASE("lda: gamma variates are a pure function of the key", "[lda][gamma]") {
   const lda::rng_key a{1, 2, rng::stream::phi}, b{1, 2, rng::stream::theta}, c{2, 2, rng::stream::phi};
   CHECK(lda::gamma_variate(0.3, a, 5) == lda::gamma_variate(0.3, a, 5));
   CHECK(lda::gamma_variate(3.0, a, 5) == lda::gamma_variate(3.0, a, 5));
@@ -39,7 +39,7 @@ TEST_CASE("gamma variates are a pure function of the key", "[lda][gamma]") {
   CHECK(lda::gamma_variate(3.0, a, 5) != lda::gamma_variate(3.0, c, 5));
 }
 
-TEST_CASE("Dirichlet rows are normalised and floored, never zero or NaN", "[lda][gamma]") {
+TEST_CASE("lda: Dirichlet rows are normalised and floored, never zero or NaN", "[lda][gamma]") {
   const int K = 7;
   std::vector<int> counts = {0, 0, 0, 5, 0, 0, 0};
   std::vector<double> scratch(K);

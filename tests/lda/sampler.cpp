@@ -50,7 +50,7 @@ void check_distributions(const lda::state& s, std::int64_t M, std::int64_t V, in
 // iterations the sampler reaches a mean best cosine of 0.95 (seed 7, every algorithm);
 // topics that only reflected the overall word frequencies would score far lower, since
 // random sparse topics overlap little. Threshold: 0.9.
-TEST_CASE("the sampler recovers the topics of a synthetic corpus", "[lda][sampler]") {
+TEST_CASE("lda: the sampler recovers the topics of a synthetic corpus", "[lda][sampler]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
   for (algorithm method : all_algorithms) {
@@ -68,7 +68,7 @@ TEST_CASE("the sampler recovers the topics of a synthetic corpus", "[lda][sample
   }
 }
 
-TEST_CASE("the log-likelihood rises over the early iterations", "[lda][sampler]") {
+TEST_CASE("lda: the log-likelihood rises over the early iterations", "[lda][sampler]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 3);
   lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 11, algorithm::butterfly);
@@ -85,7 +85,7 @@ TEST_CASE("the log-likelihood rises over the early iterations", "[lda][sampler]"
   for (double x : ll) CHECK(x < 0.0);
 }
 
-TEST_CASE("the same seed gives the same bits, another seed another state", "[lda][sampler]") {
+TEST_CASE("lda: the same seed gives the same bits, another seed another state", "[lda][sampler]") {
   const int K = 5;
   const auto c = make_synthetic(K, 50, 60, 30, 0.3, 0.1, 5);
   auto run = [&](std::uint64_t seed) {
@@ -101,7 +101,7 @@ TEST_CASE("the same seed gives the same bits, another seed another state", "[lda
   CHECK(a.phi != d.phi);
 }
 
-TEST_CASE("empty documents and unused words are handled", "[lda][sampler]") {
+TEST_CASE("lda: empty documents and unused words are handled", "[lda][sampler]") {
   lda::document_set d;
   d.vocab_size = 6;  // words 4 and 5 never occur
   d.words = {0, 1, 1, 2, 3, 3, 0};
@@ -114,7 +114,7 @@ TEST_CASE("empty documents and unused words are handled", "[lda][sampler]") {
   CHECK(std::isfinite(smp.log_likelihood(s)));
 }
 
-TEST_CASE("bad hyperparameters and word ids are refused", "[lda][sampler]") {
+TEST_CASE("lda: bad hyperparameters and word ids are refused", "[lda][sampler]") {
   lda::document_set d;
   d.vocab_size = 2;
   d.words = {0, 2};
