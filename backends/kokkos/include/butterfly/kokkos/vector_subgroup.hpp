@@ -1,9 +1,14 @@
 // The subgroup of a Kokkos device space: one vector lane of a TeamPolicy thread is one lane,
 // and the lanes exchange values with the hardware shuffles (Kokkos::shfl, which Kokkos 4.x
-// provides on Cuda and HIP only). The subgroup spans the whole hardware warp/wavefront, so
-// the full-warp masks below are the right ones.
+// provides on Cuda and HIP only, and the native xor shuffle). The subgroup spans the whole
+// hardware warp/wavefront, so the full-warp masks below are the right ones.
 //
-// UNTESTED: no GPU and no device build of Kokkos on the development machines.
+// Every member is __device__ only (the intrinsics are), so the core's __host__ __device__
+// templates instantiate with it only in device code.
+//
+// UNTESTED on a GPU: no device build of Kokkos on the development machines. Compile-checked
+// with nvcc 13 for sm_80 against the core (with a stand-in for Kokkos::shfl, and the gpu
+// branch's lane_local fix for subgroups whose varying<int> is int): 0 spills, shfl.sync.bfly.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -27,16 +32,16 @@ struct vector_subgroup {
 
   int lane_;
 
-  KOKKOS_INLINE_FUNCTION int lane() const { return lane_; }
+  __device__ inline int lane() const { return lane_; }
 
-  KOKKOS_INLINE_FUNCTION bool any(bool m) const {
+  __device__ inline bool any(bool m) const {
 #if defined(KOKKOS_ENABLE_CUDA)
     return __any_sync(0xffffffffu, m);
 #else
     return __any(m);
 #endif
   }
-  KOKKOS_INLINE_FUNCTION bool all(bool m) const {
+  __device__ inline bool all(bool m) const {
 #if defined(KOKKOS_ENABLE_CUDA)
     return __all_sync(0xffffffffu, m);
 #else
@@ -45,41 +50,47 @@ struct vector_subgroup {
   }
 
   template <class A, class B>
-  KOKKOS_INLINE_FUNCTION std::common_type_t<A, B> select(bool m, const A& a, const B& b) const {
+  __device__ inline std::common_type_t<A, B> select(bool m, const A& a, const B& b) const {
     return m ? a : b;
   }
 
   template <class T>
-  KOKKOS_INLINE_FUNCTION T shuffle(const T& v, int src) const {
+  __device__ inline T shuffle(const T& v, int src) const {
     return Kokkos::shfl(v, src & (W - 1), W);
   }
+  // The native xor shuffle, not Kokkos::shfl(v, lane ^ mask): it compiles to the butterfly
+  // mode of the hardware shuffle (SHFL.BFLY) the paper's tables are built on.
   template <class T>
-  KOKKOS_INLINE_FUNCTION T shuffle_xor(const T& v, int lane_mask) const {
-    return Kokkos::shfl(v, (lane_ ^ lane_mask) & (W - 1), W);
+  __device__ inline T shuffle_xor(const T& v, int lane_mask) const {
+#if defined(KOKKOS_ENABLE_CUDA)
+    return __shfl_xor_sync(0xffffffffu, v, lane_mask, W);
+#else
+    return __shfl_xor(v, lane_mask, W);
+#endif
   }
 
   template <class T>
-  KOKKOS_INLINE_FUNCTION T load(const T* base) const {
+  __device__ inline T load(const T* base) const {
     return base[lane_];
   }
   template <class T>
-  KOKKOS_INLINE_FUNCTION void store(T* base, const T& v) const {
+  __device__ inline void store(T* base, const T& v) const {
     base[lane_] = v;
   }
   template <class T, class I>
-  KOKKOS_INLINE_FUNCTION T gather(const T* base, const I& idx) const {
+  __device__ inline T gather(const T* base, const I& idx) const {
     return base[idx];
   }
   template <class T, class I>
-  KOKKOS_INLINE_FUNCTION T gather(const T* base, const I& idx, bool m, T fallback) const {
+  __device__ inline T gather(const T* base, const I& idx, bool m, T fallback) const {
     return m ? base[idx] : fallback;
   }
   template <class T, class I>
-  KOKKOS_INLINE_FUNCTION void scatter(T* base, const I& idx, const T& v, bool m) const {
+  __device__ inline void scatter(T* base, const I& idx, const T& v, bool m) const {
     if (m) base[idx] = v;
   }
 
-  KOKKOS_INLINE_FUNCTION void sync() const {
+  __device__ inline void sync() const {
 #if defined(KOKKOS_ENABLE_CUDA)
     __syncwarp();
 #else
@@ -90,7 +101,7 @@ struct vector_subgroup {
   }
 
   template <class F, class T>
-  KOKKOS_INLINE_FUNCTION auto map(F f, const T& v) const {
+  __device__ inline auto map(F f, const T& v) const {
     return f(v);
   }
 };
