@@ -18,9 +18,10 @@ BUTTERFLY_FN float next_below(float x) {
   return x;
 }
 
-// The paper's stop = sum * u, kept strictly below sum. With u = 1 - 2^-24, sum * u can
-// round up to sum; the search would then find no entry above stop and fall through to the
-// last topic even when its weight is zero.
+// The paper's stop = sum * u, kept strictly below sum. sum * u can round up to sum (with
+// our 24-bit u only when sum is subnormal, with a finer u also for normal sums); the search
+// would then find no entry above stop and fall through to the last topic even when its
+// weight is zero.
 template <class SG>
 BUTTERFLY_FN varying<SG, float> stop_value(const SG& sg, const varying<SG, float>& sum,
                                            const varying<SG, float>& u) {
