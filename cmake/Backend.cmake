@@ -1,7 +1,7 @@
 # Configure-time backend choice (like Thrust's device system): one of these per build.
 set(BUTTERFLY_BACKENDS serial openmp cuda hip kokkos)
 # Backends whose implementation has landed; the others are listed but refused.
-set(BUTTERFLY_BACKENDS_IMPLEMENTED serial cuda hip)
+set(BUTTERFLY_BACKENDS_IMPLEMENTED serial cuda hip openmp kokkos)
 
 set(BACKEND serial CACHE STRING "Backend to build: ${BUTTERFLY_BACKENDS}")
 set_property(CACHE BACKEND PROPERTY STRINGS ${BUTTERFLY_BACKENDS})
