@@ -1,0 +1,23 @@
+# ctest script: trains the bundled corpus with OMP_NUM_THREADS = 1, 2 and 3 and requires
+# byte-identical phi.npy, theta.npy and metrics.jsonl.
+#   cmake -DLDA=<butterfly-lda> -DWORK=<dir> -P same_model_any_threads.cmake
+file(REMOVE_RECURSE ${WORK})
+foreach(threads 1 2 3)
+  set(ENV{OMP_NUM_THREADS} ${threads})
+  execute_process(COMMAND ${LDA} train --quiet --iterations 12 --topics 16 --holdout 0.1
+                          --out ${WORK}/t${threads}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "OMP_NUM_THREADS=${threads}: butterfly-lda exited ${rc}: ${err}")
+  endif()
+endforeach()
+foreach(file phi.npy theta.npy metrics.jsonl)
+  file(SHA256 ${WORK}/t1/${file} want)
+  foreach(threads 2 3)
+    file(SHA256 ${WORK}/t${threads}/${file} got)
+    if(NOT got STREQUAL want)
+      message(FATAL_ERROR "${file} differs between OMP_NUM_THREADS=1 and ${threads}")
+    endif()
+  endforeach()
+  message(STATUS "${file}: identical for 1, 2 and 3 threads (${want})")
+endforeach()
