@@ -100,6 +100,6 @@ void exactness_all_widths() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("exactness: draws equal the double oracle at every prefix-sum boundary",
-                   "[exactness]", Basic, Transposed, Butterfly) {
+                   "[exactness]", Basic, Transposed, Butterfly, WarpScan) {
   exactness_all_widths<typename TestType::kernel>();
 }

@@ -69,7 +69,7 @@ void check_all_widths() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zero-weight]", Basic,
-                   Transposed, Butterfly) {
+                   Transposed, Butterfly, WarpScan) {
   check_all_widths<typename TestType::kernel>();
 }
 
@@ -77,7 +77,7 @@ TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zer
 // itself when the sum is subnormal; the last topic has zero weight, so drawing it would be
 // the bug this guards against.
 TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
-                   "[zero-weight]", Basic, Transposed, Butterfly) {
+                   "[zero-weight]", Basic, Transposed, Butterfly, WarpScan) {
   constexpr int W = 8;
   const float u_max = 1.0f - 0x1p-24f;
   int rounded_up = 0;

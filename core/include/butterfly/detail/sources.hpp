@@ -22,6 +22,17 @@ struct token {
   varying<SG, std::int32_t> c;  // the paper's c = w[m][i]; for rows, the row itself
 };
 
+// theta_row[j + r] * phi_row[j + r] on lane r, 0 for j + r >= K. Full chunks (all but the
+// last when W does not divide K) use plain contiguous loads.
+template <class SG>
+BUTTERFLY_FN varying<SG, float> chunk_product(const SG& sg, const float* theta_row,
+                                              const float* phi_row, int j, int K) {
+  if (j + SG::width <= K) return sg.load(theta_row + j) * sg.load(phi_row + j);
+  const varying<SG, int> k = j + sg.lane();
+  const auto in = k < K;
+  return sg.gather(theta_row, k, in, 0.0f) * sg.gather(phi_row, k, in, 0.0f);
+}
+
 struct product_form {
   const float* theta;            // M x K, row-major
   const float* phi;              // V x K, row-major
@@ -30,11 +41,22 @@ struct product_form {
   std::int64_t M;
   std::int64_t N;
   int K;
+  // Warp packing: warp slot s (lane s mod W of warp s / W) holds document order[s], a
+  // permutation of 0..M-1 that puts documents of similar length side by side; nullptr
+  // means slot s holds document s.
+  const std::int64_t* order;
 
   static constexpr bool caches_theta = true;
 
   BUTTERFLY_FN std::int64_t items() const { return M; }
   BUTTERFLY_FN std::int64_t tokens() const { return N; }
+
+  template <class SG>
+  BUTTERFLY_FN varying<SG, std::int64_t> item(const SG& sg,
+                                               const varying<SG, std::int64_t>& slot) const {
+    if (order) return sg.gather(order, slot);
+    return slot;
+  }
 
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int64_t> first_token(const SG& sg,
@@ -51,21 +73,24 @@ struct product_form {
                                                const varying<SG, std::int64_t>& t) const {
     return sg.gather(words, t);
   }
+  BUTTERFLY_FN std::int32_t word_at(std::int64_t t) const { return words[t]; }
 
   // Algorithm 5: the remnant is cached as is, each W x W block transposed, so that every
-  // load reads W consecutive floats of one theta row.
+  // load reads W consecutive floats of one theta row. m holds each lane's (real) document;
+  // lane k's row is broadcast rather than computed from the warp index, so that a packed
+  // warp (documents not consecutive) caches the right rows.
   template <class SG>
-  BUTTERFLY_FN void cache_theta(const SG& sg, std::int64_t q, const varying<SG, std::int64_t>& m,
+  BUTTERFLY_FN void cache_theta(const SG& sg, const varying<SG, std::int64_t>& m,
                                 const lane_local<SG>& theta_local) const {
     constexpr int W = SG::width;
     int j = 0;
     for (; j < K % W; ++j) theta_local.set(sg, j, sg.gather(theta, m * K + j));
+    std::int64_t row[W];
+    BUTTERFLY_UNROLL
+    for (int k = 0; k < W; ++k) row[k] = sg.shuffle(m, k);
     for (; j < K; j += W) {
       BUTTERFLY_UNROLL
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t row = q * W + k < M ? q * W + k : M - 1;
-        theta_local.set(sg, j + k, sg.load(theta + row * K + j));
-      }
+      for (int k = 0; k < W; ++k) theta_local.set(sg, j + k, sg.load(theta + row[k] * K + j));
     }
   }
 
@@ -90,7 +115,15 @@ struct product_form {
                                              std::int32_t c_k, int j, int k) const {
     return theta_local.get(sg, j + k) * sg.load(phi + static_cast<std::int64_t>(c_k) * K + j);
   }
+  // warp_scan: on lane r, the weight of ONE token (document m, word c) at topic j + r; both
+  // loads contiguous. Lanes past K read nothing and get weight 0.
+  template <class SG>
+  BUTTERFLY_FN varying<SG, float> topic_chunk(const SG& sg, std::int64_t m, std::int32_t c,
+                                              int j) const {
+    return chunk_product(sg, theta + m * K, phi + static_cast<std::int64_t>(c) * K, j, K);
+  }
 };
+
 
 struct row_form {
   const float* weights;  // R x K, row-major
@@ -102,6 +135,12 @@ struct row_form {
 
   BUTTERFLY_FN std::int64_t items() const { return R; }
   BUTTERFLY_FN std::int64_t tokens() const { return R; }
+
+  template <class SG>
+  BUTTERFLY_FN varying<SG, std::int64_t> item(const SG&,
+                                               const varying<SG, std::int64_t>& slot) const {
+    return slot;
+  }
 
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int64_t> first_token(const SG&,
@@ -117,8 +156,9 @@ struct row_form {
   BUTTERFLY_FN varying<SG, std::int32_t> word(const SG&, const varying<SG, std::int64_t>& t) const {
     return varying<SG, std::int32_t>(t);
   }
+  BUTTERFLY_FN std::int32_t word_at(std::int64_t t) const { return static_cast<std::int32_t>(t); }
   template <class SG>
-  BUTTERFLY_FN void cache_theta(const SG&, std::int64_t, const varying<SG, std::int64_t>&,
+  BUTTERFLY_FN void cache_theta(const SG&, const varying<SG, std::int64_t>&,
                                 const lane_local<SG>&) const {}
 
   template <class SG, class Index, class Mask>
@@ -135,6 +175,15 @@ struct row_form {
   BUTTERFLY_FN varying<SG, float> transposed(const SG& sg, const lane_local<SG>&,
                                              std::int32_t c_k, int j, int) const {
     return sg.load(weights + static_cast<std::int64_t>(c_k) * K + j);
+  }
+  // A row is its own "word": weights row c, times nothing.
+  template <class SG>
+  BUTTERFLY_FN varying<SG, float> topic_chunk(const SG& sg, std::int64_t, std::int32_t c,
+                                              int j) const {
+    const float* row = weights + static_cast<std::int64_t>(c) * K;
+    if (j + SG::width <= K) return sg.load(row + j);
+    const varying<SG, int> k = j + sg.lane();
+    return sg.gather(row, k, k < K, 0.0f);
   }
 };
 
