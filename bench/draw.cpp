@@ -52,8 +52,8 @@ const model& model_for(int K) {
 double lane_util(algorithm a, int K, int W, bool pack) {
   if (a == algorithm::warp_scan) return static_cast<double>(K) / (W * ((K + W - 1) / W));
   const auto& c = wiki();
-  const auto plan = detail::make_packing_plan(c.doc_offsets);
-  return detail::lane_utilization(c.doc_offsets, pack ? plan.data() : nullptr, W);
+  return pack ? detail::lane_utilization(*detail::cached_warp_plan(c.doc_offsets), W)
+              : detail::lane_utilization(c.doc_offsets, W);
 }
 
 void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {

@@ -21,6 +21,9 @@ struct Transposed {
 struct Butterfly {
   static constexpr algorithm value = algorithm::butterfly;
 };
+struct WarpScan {
+  static constexpr algorithm value = algorithm::warp_scan;
+};
 
 void require_equal(const std::vector<std::int32_t>& got, const std::vector<std::int32_t>& want,
                    const std::string& what) {
@@ -35,7 +38,7 @@ void require_equal(const std::vector<std::int32_t>& got, const std::vector<std::
 }  // namespace
 
 TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit",
-                   "[conformance]", Basic, Transposed, Butterfly) {
+                   "[conformance]", Basic, Transposed, Butterfly, WarpScan) {
   const int width = native_width();
   for (const auto& c : conformance::all_cases()) {
     const auto want = conformance::run_reference(c, TestType::value, width);
@@ -47,7 +50,7 @@ TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit
 }
 
 TEMPLATE_TEST_CASE("conformance: backend reproduces the goldens", "[conformance][golden]", Basic,
-                   Transposed, Butterfly) {
+                   Transposed, Butterfly, WarpScan) {
   const int width = native_width();
   bool compared = false;
   for (const auto& c : conformance::all_cases()) {
@@ -65,7 +68,7 @@ TEMPLATE_TEST_CASE("conformance: backend reproduces the goldens", "[conformance]
 // The goldens themselves must still be what the reference computes at every kept width,
 // so an accidental change to the reference cannot hide behind a stale golden file.
 TEMPLATE_TEST_CASE("conformance: reference still matches its goldens at every kept width",
-                   "[conformance][golden]", Basic, Transposed, Butterfly) {
+                   "[conformance][golden]", Basic, Transposed, Butterfly, WarpScan) {
   for (const auto& c : conformance::all_cases()) {
     const auto golden = conformance::read_golden(conformance::golden_path(BUTTERFLY_GOLDEN_DIR, c));
     for (int w : conformance::golden_widths) {

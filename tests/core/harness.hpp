@@ -69,7 +69,7 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
   std::vector<std::int64_t> offsets(W + 1);
   for (int m = 0; m <= W; ++m) offsets[m] = m;
   const detail::product_form src{theta.data(), phi.data(), offsets.data(), words.data(),
-                                 W,            W,          K,           nullptr};
+                                 W,            W,          K,           {nullptr, nullptr, nullptr, 0}};
   const typename SG::template varying<std::int64_t> m(sg.lane());
   if constexpr (Kernel::caches_theta) src.cache_theta(sg, m, ws.theta_local);
   const detail::token<SG> tok{m, src.word(sg, m)};

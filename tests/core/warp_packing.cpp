@@ -13,7 +13,8 @@ using namespace butterfly::test;
 
 namespace {
 
-// Ragged documents: mostly short, a few long, some empty, M not a multiple of any width.
+// Ragged documents: mostly short, a few longer than a plan segment (256 tokens), some empty,
+// M not a multiple of any width.
 struct corpus {
   int K = 0;
   std::vector<float> theta, phi;
@@ -27,7 +28,7 @@ corpus ragged(int K, int M, int V, std::uint32_t seed) {
   corpus c;
   c.K = K;
   for (int m = 0; m < M; ++m) {
-    const int len = m % 17 == 3 ? 150 + m % 40 : m % 5 == 0 ? 0 : 1 + (m * 7) % 23;
+    const int len = m % 17 == 3 ? 200 + 37 * (m % 13) : m % 5 == 0 ? 0 : 1 + (m * 7) % 23;
     for (int i = 0; i < len; ++i) c.words.push_back(static_cast<std::int32_t>(gen() % V));
     c.offsets.push_back(static_cast<std::int64_t>(c.words.size()));
   }
@@ -61,31 +62,39 @@ TEMPLATE_TEST_CASE("warp-packing: z is bit-identical with packing on and off", "
   }
 }
 
-TEST_CASE("warp-packing: the plan sorts documents by decreasing length, stably",
+TEST_CASE("warp-packing: the plan cuts long documents and sorts segments by length",
           "[warp-packing]") {
-  const std::vector<std::int64_t> offsets{0, 2, 2, 5, 7, 8, 11};  // lengths 2 0 3 2 1 3
-  const auto plan = detail::make_packing_plan(offsets);
-  REQUIRE(plan == std::vector<std::int64_t>{2, 5, 0, 3, 4, 1});
-  REQUIRE(detail::make_packing_plan(std::vector<std::int64_t>{0}).empty());
+  // lengths 2 0 3 2 1 7; segments of at most 3 tokens: document 5 becomes 2 + 2 + 3.
+  const std::vector<std::int64_t> offsets{0, 2, 2, 5, 7, 8, 15};
+  const auto plan = detail::make_warp_plan(offsets, 3);
+  REQUIRE(plan.doc == std::vector<std::int64_t>{2, 5, 0, 3, 5, 5, 4});
+  REQUIRE(plan.first == std::vector<std::int64_t>{2, 12, 0, 5, 8, 10, 7});
+  REQUIRE(plan.count == std::vector<std::int64_t>{3, 3, 2, 2, 2, 2, 1});
+  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0}).doc.empty());
+  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0, 0, 0}).doc.empty());
 }
 
 TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets", "[warp-packing]") {
   std::vector<std::int64_t> a{0, 1, 4, 4, 9}, b{0, 3, 4, 4, 9};
-  const auto pa = detail::packing_plan(a);
-  REQUIRE(*pa == detail::make_packing_plan(a));
-  REQUIRE(detail::packing_plan(std::vector<std::int64_t>(a)).get() == pa.get());  // equal content
-  const auto pb = detail::packing_plan(b);
+  const auto pa = detail::cached_warp_plan(a);
+  REQUIRE(pa->doc == detail::make_warp_plan(a).doc);
+  REQUIRE(detail::cached_warp_plan(std::vector<std::int64_t>(a)).get() == pa.get());  // equal content
+  const auto pb = detail::cached_warp_plan(b);
   REQUIRE(pb.get() != pa.get());
-  REQUIRE(*pb == detail::make_packing_plan(b));
+  REQUIRE(pb->first == detail::make_warp_plan(b).first);
   a[1] = 3;  // the same storage with other content must not hit a's plan
-  REQUIRE(*detail::packing_plan(a) == detail::make_packing_plan(a));
+  REQUIRE(detail::cached_warp_plan(a)->first == detail::make_warp_plan(a).first);
 }
 
 TEST_CASE("warp-packing: lane utilization, worked by hand", "[warp-packing]") {
   // W = 2, lengths 8 1 8 1: unpacked warps {8,1},{8,1} take 2*8 + 2*8 = 32 lane-steps for
-  // 18 tokens; packed {8,8},{1,1} take 16 + 2 = 18.
+  // 18 tokens; packed {8,8},{1,1} take 16 + 2 = 18. With segments of at most 4 tokens:
+  // {4,4},{4,4},{1,1} take 8 + 8 + 2 = 18.
   const std::vector<std::int64_t> offsets{0, 8, 9, 17, 18};
-  REQUIRE(detail::lane_utilization(offsets, nullptr, 2) == Approx(18.0 / 32.0));
-  const auto plan = detail::make_packing_plan(offsets);
-  REQUIRE(detail::lane_utilization(offsets, plan.data(), 2) == Approx(1.0));
+  REQUIRE(detail::lane_utilization(offsets, 2) == Approx(18.0 / 32.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets), 2) == Approx(1.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4), 2) == Approx(1.0));
+  // W = 4: {8,1,8,1} unpacked = 32 steps; plan with 4-token segments {4,4,4,4},{1,1} = 16 + 4.
+  REQUIRE(detail::lane_utilization(offsets, 4) == Approx(18.0 / 32.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4), 4) == Approx(18.0 / 20.0));
 }

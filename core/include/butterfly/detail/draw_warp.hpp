@@ -1,6 +1,6 @@
-// The outer loop of Algorithms 4 and 6 for one warp (subgroup) q: lane r owns the item in
-// warp slot qW + r (document qW + r, or with warp packing the document the plan put there)
-// and walks its tokens with the paper's master index.
+// The outer loop of Algorithms 4 and 6 for one warp (subgroup) q: lane r owns warp slot
+// qW + r (document qW + r, or with warp packing the segment the plan put there) and walks
+// its tokens with the paper's master index.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +25,10 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
   using i64 = std::int64_t;
   const varying<SG, i64> slot = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = slot < src.items();
-  const varying<SG, i64> m_addr = src.item(sg, sg.select(real, slot, src.items() - 1));
-  const varying<SG, i64> first = src.first_token(sg, m_addr);
-  const varying<SG, i64> count = sg.select(real, src.token_count(sg, m_addr), i64{0});
+  const lane_slot<SG> own = src.slot(sg, sg.select(real, slot, src.items() - 1));
+  const varying<SG, i64>& m_addr = own.m;
+  const varying<SG, i64>& first = own.first;
+  const varying<SG, i64> count = sg.select(real, own.count, i64{0});
   if constexpr (lanes_are_topics<Algorithm>::value) {
     Algorithm::draw_items(sg, src, ws, m_addr, first, count, z, seed, iteration);
     return;

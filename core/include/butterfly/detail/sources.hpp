@@ -16,6 +16,22 @@
 
 namespace butterfly::detail {
 
+// Warp slot s (lane s mod W of warp s / W) walks tokens first .. first + count - 1 of
+// document m.
+template <class SG>
+struct lane_slot {
+  varying<SG, std::int64_t> m, first, count;
+};
+
+// Warp packing (detail/warp_plan.hpp): slot s holds doc[s], first[s], count[s]. With
+// doc == nullptr slot m is all of document m.
+struct packed_slots {
+  const std::int64_t* doc;
+  const std::int64_t* first;
+  const std::int64_t* count;
+  std::int64_t slots;
+};
+
 template <class SG>
 struct token {
   varying<SG, std::int64_t> m;  // the lane's document / row (clamped to a real one)
@@ -41,32 +57,20 @@ struct product_form {
   std::int64_t M;
   std::int64_t N;
   int K;
-  // Warp packing: warp slot s (lane s mod W of warp s / W) holds document order[s], a
-  // permutation of 0..M-1 that puts documents of similar length side by side; nullptr
-  // means slot s holds document s.
-  const std::int64_t* order;
+  packed_slots packed;
 
   static constexpr bool caches_theta = true;
 
-  BUTTERFLY_FN std::int64_t items() const { return M; }
+  // Warp slots: documents, or with packing the plan's segments.
+  BUTTERFLY_FN std::int64_t items() const { return packed.doc ? packed.slots : M; }
   BUTTERFLY_FN std::int64_t tokens() const { return N; }
 
   template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> item(const SG& sg,
-                                               const varying<SG, std::int64_t>& slot) const {
-    if (order) return sg.gather(order, slot);
-    return slot;
-  }
-
-  template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> first_token(const SG& sg,
-                                                      const varying<SG, std::int64_t>& m) const {
-    return sg.gather(offsets, m);
-  }
-  template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> token_count(const SG& sg,
-                                                      const varying<SG, std::int64_t>& m) const {
-    return sg.gather(offsets, m + 1) - sg.gather(offsets, m);
+  BUTTERFLY_FN lane_slot<SG> slot(const SG& sg, const varying<SG, std::int64_t>& s) const {
+    if (packed.doc)
+      return {sg.gather(packed.doc, s), sg.gather(packed.first, s), sg.gather(packed.count, s)};
+    const varying<SG, std::int64_t> first = sg.gather(offsets, s);
+    return {s, first, sg.gather(offsets, s + 1) - first};
   }
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int32_t> word(const SG& sg,
@@ -137,20 +141,8 @@ struct row_form {
   BUTTERFLY_FN std::int64_t tokens() const { return R; }
 
   template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> item(const SG&,
-                                               const varying<SG, std::int64_t>& slot) const {
-    return slot;
-  }
-
-  template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> first_token(const SG&,
-                                                      const varying<SG, std::int64_t>& m) const {
-    return m;
-  }
-  template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> token_count(const SG&,
-                                                      const varying<SG, std::int64_t>&) const {
-    return varying<SG, std::int64_t>(1);
+  BUTTERFLY_FN lane_slot<SG> slot(const SG&, const varying<SG, std::int64_t>& s) const {
+    return {s, s, varying<SG, std::int64_t>(1)};
   }
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int32_t> word(const SG&, const varying<SG, std::int64_t>& t) const {
