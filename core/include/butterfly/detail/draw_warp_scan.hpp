@@ -23,12 +23,16 @@
 namespace butterfly::detail {
 
 // Inclusive scan across the lanes: lane r ends with x[0] + ... + x[r], Hillis-Steele order.
-template <class SG>
-BUTTERFLY_FN varying<SG, float> inclusive_scan(const SG& sg, varying<SG, float> x) {
-  const varying<SG, int> r = sg.lane();
-  BUTTERFLY_UNROLL
-  for (int d = 1; d < SG::width; d *= 2) x = sg.select(r >= d, x + sg.shuffle_up(x, d), x);
-  return x;
+// The rounds are unrolled by recursion on D rather than left to BUTTERFLY_UNROLL (empty on
+// host compilers): with a constant D the serial shuffle_up is a shifted copy the compiler
+// vectorizes, with a loop variable it is a scalar gather.
+template <int D = 1, class SG>
+BUTTERFLY_FN varying<SG, float> inclusive_scan(const SG& sg, const varying<SG, float>& x) {
+  if constexpr (D < SG::width) {
+    return inclusive_scan<2 * D>(sg, sg.select(sg.lane() >= D, x + sg.shuffle_up(x, D), x));
+  } else {
+    return x;
+  }
 }
 
 struct warp_scan {
