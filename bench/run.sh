@@ -1,8 +1,9 @@
 #!/bin/sh
 # Rebuilds and reruns the whole benchmark set, then redraws the plots:
 #   bench/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=grid]
-# Results go to bench/results/ (JSON, lane utilization table, PNGs, machine notes).
-# Takes about 30-40 minutes on the reference machine (2 cores, one used).
+# Results go to bench/results/ (JSON, lane utilization table, markdown tables, PNGs, machine
+# notes). $BUTTERFLY_BENCH_DOCS=n times the draw on the first n wiki-lead documents only
+# (the committed results used 4000, see RESULTS.md); unset, all 63,479.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/bench/results"
@@ -23,7 +24,9 @@ build-bench/bench/butterfly-lane-utilization | tee "$out/lane_utilization.txt"
 for b in draw rows; do
   build-bench/bench/butterfly-bench-$b --benchmark_repetitions=3 \
     --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/$b.json" --benchmark_out_format=json "$@"
+    --benchmark_out="$out/$b.json" --benchmark_out_format=json "$@" 2>&1 | tee "$out/$b.log"
 done
 echo "uptime after: $(uptime)" >> "$out/machine.txt"
+tokens=$(sed -n 's/^wiki-lead: .* documents, \([0-9]*\) tokens.*/\1/p' "$out/draw.log")
+python3 bench/tables.py "$out/draw.json" "$out/rows.json" "$tokens" > "$out/tables.md"
 python3 bench/plot.py "$out/draw.json" "$out/rows.json" "$out"
