@@ -1,7 +1,7 @@
 # Configure-time backend choice (like Thrust's device system): one of these per build.
 set(BUTTERFLY_BACKENDS serial openmp cuda hip kokkos)
 # Backends whose implementation has landed; the others are listed but refused.
-set(BUTTERFLY_BACKENDS_IMPLEMENTED serial)
+set(BUTTERFLY_BACKENDS_IMPLEMENTED serial cuda hip openmp kokkos)
 
 set(BACKEND serial CACHE STRING "Backend to build: ${BUTTERFLY_BACKENDS}")
 set_property(CACHE BACKEND PROPERTY STRINGS ${BUTTERFLY_BACKENDS})
@@ -17,3 +17,8 @@ if(NOT BACKEND IN_LIST BUTTERFLY_BACKENDS_IMPLEMENTED)
                       "Implemented so far: ${_implemented}.")
 endif()
 message(STATUS "butterfly backend: ${BACKEND}")
+
+# A backend that needs a device compiler enables it in backends/<name>/toolchain.cmake,
+# included here because enable_language() must run in the top-level directory, where the
+# butterfly target is created.
+include(${PROJECT_SOURCE_DIR}/backends/${BACKEND}/toolchain.cmake OPTIONAL)

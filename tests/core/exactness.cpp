@@ -88,18 +88,9 @@ void exactness_for_width() {
   }
 }
 
-template <class Kernel>
-void exactness_all_widths() {
-  exactness_for_width<Kernel, 4>();
-  exactness_for_width<Kernel, 8>();
-  exactness_for_width<Kernel, 16>();
-  exactness_for_width<Kernel, 32>();
-  exactness_for_width<Kernel, 64>();
-}
-
 }  // namespace
 
 TEMPLATE_TEST_CASE("exactness: draws equal the double oracle at every prefix-sum boundary",
                    "[exactness]", Basic, Transposed, Butterfly, WarpScan) {
-  exactness_all_widths<typename TestType::kernel>();
+  for_all_widths([](auto W) { exactness_for_width<typename TestType::kernel, W.value>(); });
 }

@@ -32,6 +32,12 @@ struct WarpScan {
 
 inline const std::vector<int> all_widths{4, 8, 16, 32, 64};
 
+// Calls f(std::integral_constant<int, W>) for every width the serial backend has.
+template <class F>
+void for_all_widths(F f) {
+  for (int w : all_widths) serial::with_width(w, f);
+}
+
 // K values from the issue: edge cases around W plus two large ones.
 inline std::vector<int> k_grid(int W) {
   return {1, 2, W - 1, W, W + 1, 2 * W - 1, 2 * W, 3 * W + 5, 240, 1000};

@@ -31,7 +31,7 @@ std::size_t differences(const std::vector<std::int32_t>& a, const std::vector<st
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("reproducibility: same seed, same z; other iteration or seed, other z",
+TEMPLATE_TEST_CASE("reproducibility: same seed gives the same z, another iteration or seed other z",
                    "[reproducibility]", Basic, Transposed, Butterfly, WarpScan) {
   const auto a = TestType::value;
   const auto z = draw_case(a, 42, 3, 16);

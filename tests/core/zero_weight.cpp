@@ -57,20 +57,11 @@ void check_width() {
   }
 }
 
-template <class Kernel>
-void check_all_widths() {
-  check_width<Kernel, 4>();
-  check_width<Kernel, 8>();
-  check_width<Kernel, 16>();
-  check_width<Kernel, 32>();
-  check_width<Kernel, 64>();
-}
-
 }  // namespace
 
 TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zero-weight]", Basic,
                    Transposed, Butterfly, WarpScan) {
-  check_all_widths<typename TestType::kernel>();
+  for_all_widths([](auto W) { check_width<typename TestType::kernel, W.value>(); });
 }
 
 // With a 24-bit u, sum * (1 - 2^-24) stays below a normal sum, but rounds up to the sum

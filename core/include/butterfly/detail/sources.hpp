@@ -57,7 +57,7 @@ struct product_form {
   std::int64_t M;
   std::int64_t N;
   int K;
-  packed_slots packed;
+  packed_slots packed{nullptr, nullptr, nullptr, 0};  // no packing unless a backend passes a plan
 
   static constexpr bool caches_theta = true;
 

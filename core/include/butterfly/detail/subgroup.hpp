@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "butterfly/detail/config.hpp"
 
@@ -72,8 +73,11 @@ struct lane_local {
   BUTTERFLY_FN void set(const SG& sg, int k, const varying<SG, float>& v) const {
     sg.store(base + static_cast<std::ptrdiff_t>(k) * SG::width, v);
   }
-  // Each lane reads its own entry k[lane].
-  BUTTERFLY_FN varying<SG, float> get(const SG& sg, const varying<SG, int>& k) const {
+  // Each lane reads its own entry k[lane]. Where varying<int> is int (CUDA, HIP) the
+  // overload above already reads base[k * W + lane], so this one steps aside.
+  template <class K, class = std::enable_if_t<std::is_same_v<K, varying<SG, int>> &&
+                                              !std::is_same_v<K, int>>>
+  BUTTERFLY_FN varying<SG, float> get(const SG& sg, const K& k) const {
     return sg.gather(base, k * SG::width + sg.lane());
   }
 };

@@ -1,6 +1,7 @@
-// Catch2 main for the conformance suite: when the configured backend cannot run here (no
-// GPU), every test reports SKIPPED with the reason instead of passing. Listing the tests
-// (ctest discovery) still works without a device.
+// Catch2 main for tests that run the configured backend (the conformance suite and the
+// public-API tests): when the backend cannot run here (no GPU), every test reports SKIPPED
+// with the reason instead of passing. Listing the tests (ctest discovery) still works
+// without a device.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 

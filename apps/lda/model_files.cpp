@@ -1,0 +1,97 @@
+#include "model_files.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+#include <sstream>
+
+#include "butterfly/io/atomic_file.hpp"
+#include "butterfly/io/error.hpp"
+#include "butterfly/io/json.hpp"
+
+namespace butterfly::app {
+
+std::vector<std::int32_t> top_words(const std::vector<float>& phi, std::int64_t V, int K, int k, int top) {
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(V));
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto n = static_cast<std::size_t>(std::min<std::int64_t>(top, V));
+  std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), [&](std::int32_t a, std::int32_t b) {
+    const float pa = phi[static_cast<std::size_t>(a) * K + k], pb = phi[static_cast<std::size_t>(b) * K + k];
+    return pa != pb ? pa > pb : a < b;
+  });
+  ids.resize(n);
+  return ids;
+}
+
+void print_topics(std::ostream& out, const std::vector<float>& phi, const std::vector<std::string>& vocab,
+                  int K, int top) {
+  const auto V = static_cast<std::int64_t>(vocab.size());
+  for (int k = 0; k < K; ++k) {
+    out << "topic " << (k < 10 && K > 10 ? " " : "") << k << " ";
+    for (auto w : top_words(phi, V, K, k, top)) out << " " << vocab[w];
+    out << "\n";
+  }
+}
+
+void write_topics(const std::string& path, const std::vector<float>& phi,
+                  const std::vector<std::string>& vocab, int K, int top) {
+  io::write_atomic(path, [&](std::ostream& out) {
+    const auto V = static_cast<std::int64_t>(vocab.size());
+    char buf[32];
+    for (int k = 0; k < K; ++k) {
+      out << "topic " << k << ":";
+      for (auto w : top_words(phi, V, K, k, top)) {
+        std::snprintf(buf, sizeof buf, "%.6f", phi[static_cast<std::size_t>(w) * K + k]);
+        out << " " << vocab[w] << " " << buf;
+      }
+      out << "\n";
+    }
+  });
+}
+
+void write_vocab(const std::string& path, const std::vector<std::string>& vocab) {
+  io::write_atomic(path, [&](std::ostream& out) {
+    for (const auto& w : vocab) out << w << "\n";
+  });
+}
+
+std::vector<std::string> read_vocab(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw io::input_error(path + ": cannot open the model's vocabulary");
+  std::vector<std::string> v;
+  for (std::string line; std::getline(in, line);) v.push_back(line);
+  return v;
+}
+
+void write_metrics(const std::string& path, const std::vector<lda::metrics_record>& history) {
+  io::write_atomic(path, [&](std::ostream& out) {
+    for (const auto& r : history) {
+      io::json_object o;
+      o.add("iteration", r.iteration);
+      if (!std::isnan(r.log_likelihood)) o.add("log_likelihood", r.log_likelihood);
+      if (!std::isnan(r.perplexity)) o.add("heldout_perplexity", r.perplexity);
+      out << o.str() << "\n";
+    }
+  });
+}
+
+double model_json_number(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  if (!in) throw io::input_error(path + ": cannot open");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string quoted = "\"" + key + "\"";
+  auto at = text.find(quoted);
+  if (at == std::string::npos) throw io::input_error(path + ": no \"" + key + "\" field");
+  at = text.find_first_not_of(" \t\n:", at + quoted.size());
+  const char* begin = text.c_str() + (at == std::string::npos ? text.size() : at);
+  char* end = nullptr;
+  const double v = std::strtod(begin, &end);
+  if (end == begin) throw io::input_error(path + ": \"" + key + "\" is not a number");
+  return v;
+}
+
+}  // namespace butterfly::app

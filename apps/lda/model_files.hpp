@@ -1,0 +1,32 @@
+// The files of a model directory: phi.npy, theta.npy, topics.txt, vocab.txt, model.json,
+// metrics.jsonl. All are written with io::write_atomic.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "butterfly/lda/checkpoint.hpp"
+
+namespace butterfly::app {
+
+// Word ids of topic k's `top` most probable words (ties: lower id first).
+std::vector<std::int32_t> top_words(const std::vector<float>& phi, std::int64_t V, int K, int k, int top);
+
+// "topic  3  word word word ..." per topic, for people.
+void print_topics(std::ostream& out, const std::vector<float>& phi, const std::vector<std::string>& vocab,
+                  int K, int top);
+
+// topics.txt: "topic K: word p word p ..." per topic, probabilities %.6f.
+void write_topics(const std::string& path, const std::vector<float>& phi,
+                  const std::vector<std::string>& vocab, int K, int top);
+void write_vocab(const std::string& path, const std::vector<std::string>& vocab);
+std::vector<std::string> read_vocab(const std::string& path);
+// One JSON object per record; log_likelihood/perplexity omitted when NaN.
+void write_metrics(const std::string& path, const std::vector<lda::metrics_record>& history);
+
+// A numeric field of the flat JSON object model.json writes ("key": number).
+double model_json_number(const std::string& path, const std::string& key);
+
+}  // namespace butterfly::app

@@ -1,0 +1,25 @@
+// Progress on stderr: a redrawn bar on a terminal, one plain line per iteration otherwise
+// (logs, CI).
+#pragma once
+
+#include <cstdint>
+
+namespace butterfly::app {
+
+class progress {
+ public:
+  progress(std::uint32_t total, std::int64_t tokens, bool enabled);
+  // After iteration `i` took `seconds`, `z_seconds` of them in the z draw; log_likelihood
+  // is NaN when not measured.
+  void report(std::uint32_t i, double seconds, double z_seconds, double log_likelihood);
+  void finish();
+
+ private:
+  std::uint32_t total_;
+  std::int64_t tokens_;
+  bool enabled_, bar_;
+  double elapsed_ = 0, last_ll_;
+  std::uint32_t done_ = 0;
+};
+
+}  // namespace butterfly::app

@@ -1,0 +1,37 @@
+// Device-resident draws, declared once for both GPU backends. Include it through
+// butterfly/cuda/device.hpp or butterfly/hip/device.hpp, which name the namespace
+// (BUTTERFLY_GPU_NS = cuda or hip) and the stream type first.
+//
+// The arguments mean what they mean for butterfly::draw_topics / draw_rows, but every span
+// points to device memory (e.g. device_buffer::view()), so an application can keep theta,
+// phi, the corpus and z on the GPU across Gibbs iterations. The work runs on `stream`; the
+// call returns when z (out) is written.
+//
+// Only shapes are checked here (the host cannot read device memory cheaply): word ids
+// outside [0, V) or malformed doc_offsets are undefined behaviour, and options.validate
+// is rejected. The host-span entry points in butterfly.hpp check everything.
+#pragma once
+
+#include <cstdint>
+
+#include "butterfly/butterfly.hpp"
+#include "butterfly/gpu/device_buffer.hpp"
+
+#ifndef BUTTERFLY_GPU_NS
+#error "include butterfly/cuda/device.hpp or butterfly/hip/device.hpp instead"
+#endif
+
+namespace butterfly::BUTTERFLY_GPU_NS {
+
+template <class T>
+using device_buffer = gpu::device_buffer<T>;
+
+void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
+                 span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
+                 span<std::int32_t> z, const draw_options& options = {},
+                 stream_t stream = nullptr);
+
+void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
+               const draw_options& options = {}, stream_t stream = nullptr);
+
+}  // namespace butterfly::BUTTERFLY_GPU_NS

@@ -1,0 +1,95 @@
+// The subgroup of the CUDA and HIP backends: one warp (wavefront) of W threads, one thread
+// per lane, so a varying<T> is a plain T in a register. It implements the contract in
+// core/include/butterfly/detail/subgroup.hpp.
+//
+// Every reduction and shuffle names all W lanes: core/ keeps every lane of a warp awake
+// until the warp is done (the master-index loop), so the full mask is always right.
+#pragma once
+
+#include <type_traits>
+
+#include "butterfly/gpu/runtime.hpp"
+
+namespace butterfly::gpu {
+
+template <int W>
+struct subgroup {
+  static_assert(W == 32 || W == 64, "a warp has 32 lanes (NVIDIA, RDNA) or 64 (CDNA)");
+  static constexpr int width = W;
+  template <class T>
+  using varying = T;
+  using mask = bool;
+
+  // Blocks are whole warps, so the lane is the low bits of the thread index.
+  __device__ __forceinline__ int lane() const { return static_cast<int>(threadIdx.x) & (W - 1); }
+
+#if defined(__HIP__)
+  __device__ __forceinline__ bool any(bool m) const { return __any(m) != 0; }
+  __device__ __forceinline__ bool all(bool m) const { return __all(m) != 0; }
+  template <class T>
+  __device__ __forceinline__ T shuffle(const T& v, int src) const {
+    return __shfl(v, src, W);
+  }
+  // lane_mask may differ per lane (Algorithm 9 passes the varying flip); ds_bpermute
+  // takes a per-lane source address, so that is free.
+  template <class T>
+  __device__ __forceinline__ T shuffle_xor(const T& v, int lane_mask) const {
+    return __shfl_xor(v, lane_mask, W);
+  }
+  // A wavefront runs in lock step; the fence orders each lane's stores before the other
+  // lanes' later loads.
+  __device__ __forceinline__ void sync() const {
+    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "wavefront");
+    __builtin_amdgcn_wave_barrier();
+  }
+#else
+  static constexpr unsigned full = 0xffffffffu;
+  __device__ __forceinline__ bool any(bool m) const { return __any_sync(full, m) != 0; }
+  __device__ __forceinline__ bool all(bool m) const { return __all_sync(full, m) != 0; }
+  template <class T>
+  __device__ __forceinline__ T shuffle(const T& v, int src) const {
+    return __shfl_sync(full, v, src, W);
+  }
+  // __shfl_xor_sync computes the source lane per thread, so lane_mask may vary by lane.
+  template <class T>
+  __device__ __forceinline__ T shuffle_xor(const T& v, int lane_mask) const {
+    return __shfl_xor_sync(full, v, lane_mask, W);
+  }
+  __device__ __forceinline__ void sync() const { __syncwarp(full); }
+#endif
+
+  template <class A, class B>
+  __device__ __forceinline__ std::common_type_t<A, B> select(bool m, const A& a,
+                                                             const B& b) const {
+    using T = std::common_type_t<A, B>;
+    return m ? static_cast<T>(a) : static_cast<T>(b);
+  }
+
+  template <class T>
+  __device__ __forceinline__ T load(const T* base) const {
+    return base[lane()];
+  }
+  template <class T>
+  __device__ __forceinline__ void store(T* base, const T& v) const {
+    base[lane()] = v;
+  }
+  template <class T, class I>
+  __device__ __forceinline__ T gather(const T* base, const I& idx) const {
+    return base[idx];
+  }
+  template <class T, class I>
+  __device__ __forceinline__ T gather(const T* base, const I& idx, bool m, T fallback) const {
+    return m ? base[idx] : fallback;
+  }
+  template <class T, class I>
+  __device__ __forceinline__ void scatter(T* base, const I& idx, const T& v, bool m) const {
+    if (m) base[idx] = v;
+  }
+
+  template <class F, class T>
+  __device__ __forceinline__ auto map(F f, const T& v) const {
+    return f(v);
+  }
+};
+
+}  // namespace butterfly::gpu

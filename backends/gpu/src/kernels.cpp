@@ -1,0 +1,126 @@
+// The draw kernels: one warp per W documents (rows), the warps strided over the grid so
+// that scratch is needed only for the warps that can be resident at once.
+// First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
+#include "butterfly/gpu/runtime.hpp"
+
+#include <algorithm>
+
+#include "butterfly/detail/draw_basic.hpp"
+#include "butterfly/detail/draw_butterfly.hpp"
+#include "butterfly/detail/draw_transposed.hpp"
+#include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/gpu/device_buffer.hpp"
+#include "butterfly/gpu/launch.hpp"
+#include "butterfly/gpu/subgroup.hpp"
+
+// The second __launch_bounds__ argument (minimum resident blocks per multiprocessor) caps
+// registers per thread. Raising it is how tests/static_checks demonstrates that a forced
+// spill is caught.
+#ifndef BUTTERFLY_GPU_MIN_BLOCKS
+#define BUTTERFLY_GPU_MIN_BLOCKS 1
+#endif
+
+namespace butterfly::gpu {
+namespace kernel {
+
+constexpr int block_threads = 256;
+
+// hipcc compiles the device code once per --offload-arch; only the kernel whose W matches
+// that target's wavefront size is built for it (the host picks by the device's warpSize).
+template <int W>
+constexpr bool built_for_this_target() {
+#if defined(__HIP_DEVICE_COMPILE__)
+  return W == __AMDGCN_WAVEFRONT_SIZE;
+#else
+  return true;
+#endif
+}
+
+template <class Algorithm, int W, class Source>
+__global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
+    draw(const Source src, std::int32_t* z, float* scratch, std::int64_t warps,
+         std::uint64_t seed, std::uint32_t iteration) {
+  if constexpr (built_for_this_target<W>()) {
+    using SG = subgroup<W>;
+    using scratch_t = detail::warp_scratch<SG>;
+    constexpr int warps_per_block = block_threads / W;
+    // slot is the same on every lane of a warp, so the loop below is warp-uniform.
+    const std::int64_t slot =
+        static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / W;
+    const std::int64_t resident = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
+    const auto ws = scratch_t::carve(scratch + slot * scratch_t::floats(src.K), src.K);
+    for (std::int64_t q = slot; q < warps; q += resident)
+      detail::draw_warp<Algorithm>(SG{}, src, q, ws, z, seed, iteration);
+  }
+}
+
+}  // namespace kernel
+
+namespace {
+
+template <int W, class Algorithm, class Source>
+void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t stream) {
+  using scratch_t = detail::warp_scratch<subgroup<W>>;
+  constexpr int warps_per_block = kernel::block_threads / W;
+  const std::int64_t warps = (src.items() + W - 1) / W;
+  if (warps == 0) return;
+  void (*const k)(Source, std::int32_t*, float*, std::int64_t, std::uint64_t, std::uint32_t) =
+      kernel::draw<Algorithm, W, Source>;
+  int blocks_per_multiprocessor = 0;
+  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(
+      &blocks_per_multiprocessor, k, kernel::block_threads, 0));
+  const std::int64_t resident_blocks =
+      std::max<std::int64_t>(1, std::int64_t{blocks_per_multiprocessor} * multiprocessors());
+  const std::int64_t blocks =
+      std::min(resident_blocks, (warps + warps_per_block - 1) / warps_per_block);
+  device_buffer<float> scratch(static_cast<std::size_t>(blocks) * warps_per_block *
+                               scratch_t::floats(src.K));
+  k<<<static_cast<unsigned>(blocks), kernel::block_threads, 0, stream>>>(
+      src, z, scratch.data(), warps, o.seed, o.iteration);
+  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(GetLastError)());
+  // scratch is freed on return, so the kernel must be done with it.
+  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));
+}
+
+template <class Source>
+void dispatch(const Source& src, std::int32_t* z, int width, const draw_options& o,
+              stream_t stream) {
+  const auto with_algorithm = [&](auto w) {
+    constexpr int W = decltype(w)::value;
+    switch (o.method) {
+      case algorithm::basic: return launch<W, detail::basic>(src, z, o, stream);
+      case algorithm::transposed: return launch<W, detail::transposed>(src, z, o, stream);
+      case algorithm::butterfly: return launch<W, detail::butterfly>(src, z, o, stream);
+    }
+    throw std::invalid_argument("butterfly: unknown algorithm");
+  };
+  switch (width) {
+    case 32: return with_algorithm(std::integral_constant<int, 32>{});
+#if defined(__HIP__)
+    case 64: return with_algorithm(std::integral_constant<int, 64>{});
+#endif
+  }
+  throw std::invalid_argument("butterfly: no " BUTTERFLY_RT_NAME " kernel for width " +
+                              std::to_string(width));
+}
+
+}  // namespace
+
+bool has_width(int width) {
+#if defined(__HIP__)
+  return width == 32 || width == 64;
+#else
+  return width == 32;
+#endif
+}
+
+void launch_draw(const detail::product_form& src, std::int32_t* z, int width,
+                 const draw_options& options, stream_t stream) {
+  dispatch(src, z, width, options, stream);
+}
+void launch_draw(const detail::row_form& src, std::int32_t* out, int width,
+                 const draw_options& options, stream_t stream) {
+  dispatch(src, out, width, options, stream);
+}
+
+}  // namespace butterfly::gpu

@@ -1,0 +1,29 @@
+// The runtime calls behind device_buffer.
+#include "butterfly/gpu/device_buffer.hpp"
+#include "butterfly/gpu/runtime.hpp"
+
+namespace butterfly::gpu {
+
+void* device_allocate(std::size_t bytes) {
+  void* p = nullptr;
+  if (bytes > 0) BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(Malloc)(&p, bytes));
+  return p;
+}
+
+// Called from destructors, which must not throw; a failure here means the context is
+// already gone (e.g. at process exit), when the memory is released anyway.
+void device_free(void* p) noexcept {
+  if (p) static_cast<void>(BUTTERFLY_RT(Free)(p));
+}
+
+void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) {
+  BUTTERFLY_GPU_CHECK(
+      BUTTERFLY_RT(Memcpy)(device_dst, host_src, bytes, BUTTERFLY_RT(MemcpyHostToDevice)));
+}
+
+void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) {
+  BUTTERFLY_GPU_CHECK(
+      BUTTERFLY_RT(Memcpy)(host_dst, device_src, bytes, BUTTERFLY_RT(MemcpyDeviceToHost)));
+}
+
+}  // namespace butterfly::gpu

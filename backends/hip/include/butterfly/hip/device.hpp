@@ -1,0 +1,16 @@
+// Device-resident API of the HIP backend (BACKEND=hip): keep theta, phi, the corpus and z
+// in GPU memory across iterations instead of copying host spans on every call. Used
+// exactly like butterfly/cuda/device.hpp, with butterfly::hip in place of butterfly::cuda.
+//
+// Plain C++ can include this header: the stream type is declared here as hip_runtime_api.h
+// declares it (hipStream_t is ihipStream_t*), so no HIP header is needed.
+#pragma once
+
+struct ihipStream_t;
+
+namespace butterfly::hip {
+using stream_t = ihipStream_t*;  // hipStream_t; nullptr is the default stream
+}  // namespace butterfly::hip
+
+#define BUTTERFLY_GPU_NS hip
+#include "butterfly/gpu/device_api.hpp"

@@ -1,0 +1,110 @@
+#include "butterfly/io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <streambuf>
+
+namespace butterfly::io {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what, int error) {
+  throw std::runtime_error(path + ": " + what + ": " + std::strerror(error));
+}
+
+// An ostream buffer writing straight to a file descriptor, so write errors keep their errno
+// and the same descriptor can be fsync()ed.
+class fd_buffer : public std::streambuf {
+ public:
+  explicit fd_buffer(int fd) : fd_(fd) { setp(buffer_, buffer_ + sizeof buffer_); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() {
+    for (const char* p = pbase(); p < pptr();) {
+      const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error_ = errno;
+        return false;
+      }
+      p += n;
+    }
+    setp(buffer_, buffer_ + sizeof buffer_);
+    return true;
+  }
+
+  int fd_;
+  int error_ = 0;
+  char buffer_[1 << 16];
+};
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Creates the temporary file next to `path`; O_EXCL so two writers never share one, and
+// mode 0666 so the umask gives the new file ordinary permissions.
+int create_temporary(const std::string& path, std::string& temporary) {
+  static std::atomic<unsigned> counter{0};
+  for (int attempt = 0;; ++attempt) {
+    temporary = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST || attempt == 100) fail(path, "cannot create temporary file " + temporary, errno);
+  }
+}
+
+}  // namespace
+
+void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer) {
+  std::string temporary;
+  int fd = create_temporary(path, temporary);
+  try {
+    {
+      fd_buffer buffer(fd);
+      std::ostream out(&buffer);
+      writer(out);
+      out.flush();
+      if (!out) fail(path, "cannot write " + temporary, buffer.error() ? buffer.error() : EIO);
+    }
+    if (::fsync(fd) != 0) fail(path, "cannot fsync " + temporary, errno);
+    const int closed = ::close(fd);
+    fd = -1;
+    if (closed != 0) fail(path, "cannot close " + temporary, errno);
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) fail(path, "cannot rename " + temporary + " over it", errno);
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  // The rename is durable only once the directory entry is on disk.
+  const std::string directory = directory_of(path);
+  const int dir = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) fail(path, "written, but cannot open directory " + directory + " to fsync it", errno);
+  const int synced = ::fsync(dir);
+  const int error = errno;
+  ::close(dir);
+  if (synced != 0) fail(path, "written, but cannot fsync directory " + directory, error);
+}
+
+}  // namespace butterfly::io

@@ -1,0 +1,67 @@
+#include "butterfly/io/atomic_file.hpp"
+
+#include <sys/stat.h>
+
+#include "support.hpp"
+
+using butterfly::io::write_atomic;
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+std::size_t entries(const std::filesystem::path& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir), {}));
+}
+}  // namespace
+
+TEST_CASE("atomic_file: writes a new file and replaces an old one", "[io][atomic]") {
+  io_test::temp_dir dir;
+  const auto p = dir.path("out.txt");
+  write_atomic(p, [](std::ostream& out) { out << "first\n"; });
+  CHECK(slurp(p) == "first\n");
+  const std::string big(300000, 'x');  // larger than the write buffer
+  write_atomic(p, [&](std::ostream& out) { out << big; });
+  CHECK(slurp(p) == big);
+  CHECK(entries(dir.root()) == 1);
+  // Created with 0666 minus the umask, like any other file, not mkstemp's 0600.
+  const mode_t mask = umask(022);
+  umask(mask);
+  struct stat st {};
+  REQUIRE(stat(p.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == (0666 & ~mask));
+}
+
+TEST_CASE("atomic_file: a throwing writer leaves the old file and no temporary", "[io][atomic]") {
+  io_test::temp_dir dir;
+  const auto p = dir.write("out.txt", "old content\n");
+  REQUIRE_THROWS_WITH(write_atomic(p,
+                                   [](std::ostream& out) {
+                                     out << std::string(100000, 'y');
+                                     throw std::logic_error("writer failed");
+                                   }),
+                      "writer failed");
+  CHECK(slurp(p) == "old content\n");
+  CHECK(entries(dir.root()) == 1);
+
+  const auto fresh = dir.path("fresh.txt");
+  REQUIRE_THROWS_AS(write_atomic(fresh, [](std::ostream&) { throw std::runtime_error("no"); }), std::runtime_error);
+  CHECK_FALSE(std::filesystem::exists(fresh));
+  CHECK(entries(dir.root()) == 1);
+}
+
+TEST_CASE("atomic_file: failures name the path and the system error", "[io][atomic]") {
+  io_test::temp_dir dir;
+  const auto p = dir.path("no-such-dir/out.txt");
+  REQUIRE_THROWS_WITH(write_atomic(p, [](std::ostream& out) { out << "x"; }),
+                      Catch::StartsWith(p + ": cannot create temporary file") && Catch::Contains("No such file"));
+  // Renaming a file over a non-empty directory fails after the data was written.
+  const auto target = dir.path("occupied");
+  std::filesystem::create_directory(target);
+  dir.write("occupied/keep", "k");
+  REQUIRE_THROWS_WITH(write_atomic(target, [](std::ostream& out) { out << "x"; }),
+                      Catch::StartsWith(target + ": cannot rename"));
+  CHECK(entries(dir.root()) == 1);
+  CHECK(slurp(dir.path("occupied/keep")) == "k");
+}
