@@ -10,6 +10,7 @@ std::string_view name(algorithm a) {
     case algorithm::basic: return "basic";
     case algorithm::transposed: return "transposed";
     case algorithm::butterfly: return "butterfly";
+    case algorithm::warp_scan: return "warp_scan";
   }
   return "unknown";
 }

@@ -19,6 +19,9 @@ struct Transposed {
 struct Butterfly {
   static constexpr algorithm value = algorithm::butterfly;
 };
+struct WarpScan {
+  static constexpr algorithm value = algorithm::warp_scan;
+};
 
 inline void require_equal(const std::vector<std::int32_t>& got,
                           const std::vector<std::int32_t>& want, const std::string& what) {

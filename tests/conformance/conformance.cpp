@@ -13,7 +13,7 @@ using namespace butterfly;
 using namespace butterfly::conformance;
 
 TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit",
-                   "[conformance]", Basic, Transposed, Butterfly) {
+                   "[conformance]", Basic, Transposed, Butterfly, WarpScan) {
   const int width = native_width();
   for (const auto& c : conformance::all_cases()) {
     const auto want = conformance::run_reference(c, TestType::value, width);
@@ -25,7 +25,7 @@ TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit
 }
 
 TEMPLATE_TEST_CASE("conformance: backend reproduces the goldens", "[conformance][golden]", Basic,
-                   Transposed, Butterfly) {
+                   Transposed, Butterfly, WarpScan) {
   const int width = native_width();
   bool compared = false;
   for (const auto& c : conformance::all_cases()) {

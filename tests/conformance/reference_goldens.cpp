@@ -13,7 +13,7 @@ using namespace butterfly::conformance;
 // The goldens themselves must still be what the reference computes at every kept width,
 // so an accidental change to the reference cannot hide behind a stale golden file.
 TEMPLATE_TEST_CASE("conformance: reference still matches its goldens at every kept width",
-                   "[conformance][golden]", Basic, Transposed, Butterfly) {
+                   "[conformance][golden]", Basic, Transposed, Butterfly, WarpScan) {
   for (const auto& c : conformance::all_cases()) {
     const auto golden = conformance::read_golden(conformance::golden_path(BUTTERFLY_GOLDEN_DIR, c));
     for (int w : conformance::golden_widths) {

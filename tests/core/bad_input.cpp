@@ -27,7 +27,7 @@ struct inputs {
 }  // namespace
 
 TEMPLATE_TEST_CASE("bad-input: shapes, ids and widths are rejected with a clear message",
-                   "[bad-input]", Basic, Transposed, Butterfly) {
+                   "[bad-input]", Basic, Transposed, Butterfly, WarpScan) {
   inputs in;
   in.o.method = TestType::value;
   REQUIRE_NOTHROW(in.draw());
@@ -85,7 +85,7 @@ TEMPLATE_TEST_CASE("bad-input: shapes, ids and widths are rejected with a clear 
 }
 
 TEMPLATE_TEST_CASE("bad-input: validate rejects NaN, infinite and negative weights",
-                   "[bad-input]", Basic, Transposed, Butterfly) {
+                   "[bad-input]", Basic, Transposed, Butterfly, WarpScan) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   for (auto [value, word] : {std::pair<float, const char*>{nan, "is NaN"}, {inf, "is infinite"},

@@ -8,7 +8,7 @@ using namespace butterfly;
 using namespace butterfly::test;
 
 TEMPLATE_TEST_CASE("edge-cases: an all-zero row draws -1 and its neighbours draw normally",
-                   "[edge-cases]", Basic, Transposed, Butterfly) {
+                   "[edge-cases]", Basic, Transposed, Butterfly, WarpScan) {
   for (int width : all_widths)
     for (int K : {1, 3, 16, 40, 64, 100}) {
       const int R = 11;
@@ -30,7 +30,7 @@ TEMPLATE_TEST_CASE("edge-cases: an all-zero row draws -1 and its neighbours draw
 }
 
 TEMPLATE_TEST_CASE("edge-cases: a token whose products are all zero draws -1", "[edge-cases]",
-                   Basic, Transposed, Butterfly) {
+                   Basic, Transposed, Butterfly, WarpScan) {
   const int K = 21, M = 5, V = 3;
   std::vector<float> theta(M * K, 1.0f), phi(V * K, 1.0f);
   for (int k = 0; k < K; ++k) theta[2 * K + k] = 0.0f;                 // document 2
@@ -59,7 +59,7 @@ TEMPLATE_TEST_CASE("edge-cases: a token whose products are all zero draws -1", "
 }
 
 TEMPLATE_TEST_CASE("edge-cases: empty documents, padding lanes and odd M never write outside z",
-                   "[edge-cases]", Basic, Transposed, Butterfly) {
+                   "[edge-cases]", Basic, Transposed, Butterfly, WarpScan) {
   for (int width : all_widths)
     for (int M : {1, 3, width - 1, width + 1, 3 * width + 2}) {
       if (M < 1) continue;

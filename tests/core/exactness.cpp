@@ -91,6 +91,6 @@ void exactness_for_width() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("exactness: draws equal the double oracle at every prefix-sum boundary",
-                   "[exactness]", Basic, Transposed, Butterfly) {
+                   "[exactness]", Basic, Transposed, Butterfly, WarpScan) {
   for_all_widths([](auto W) { exactness_for_width<typename TestType::kernel, W.value>(); });
 }

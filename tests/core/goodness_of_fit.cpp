@@ -64,7 +64,7 @@ double chi_square_p_value(algorithm a, int K, int width, std::uint64_t seed) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("goodness-of-fit: chi-square over 2^20 draws at alpha = 1e-3",
-                   "[goodness-of-fit]", Basic, Transposed, Butterfly) {
+                   "[goodness-of-fit]", Basic, Transposed, Butterfly, WarpScan) {
   for (auto [K, width] : {std::pair{3, 4}, {17, 16}, {48, 16}, {240, 32}, {1000, 8}, {100, 64}}) {
     const double p = chi_square_p_value(TestType::value, K, width, 2024);
     INFO("K = " << K << ", width = " << width << ", p-value = " << p);

@@ -25,6 +25,10 @@ struct Butterfly {
   using kernel = detail::butterfly;
   static constexpr algorithm value = algorithm::butterfly;
 };
+struct WarpScan {
+  using kernel = detail::warp_scan;
+  static constexpr algorithm value = algorithm::warp_scan;
+};
 
 inline const std::vector<int> all_widths{4, 8, 16, 32, 64};
 
@@ -71,9 +75,9 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
   std::vector<std::int64_t> offsets(W + 1);
   for (int m = 0; m <= W; ++m) offsets[m] = m;
   const detail::product_form src{theta.data(), phi.data(), offsets.data(), words.data(),
-                                 W,            W,          K};
+                                 W,            W,          K,           {nullptr, nullptr, nullptr, 0}};
   const typename SG::template varying<std::int64_t> m(sg.lane());
-  if constexpr (Kernel::caches_theta) src.cache_theta(sg, 0, m, ws.theta_local);
+  if constexpr (Kernel::caches_theta) src.cache_theta(sg, m, ws.theta_local);
   const detail::token<SG> tok{m, src.word(sg, m)};
   typename SG::template varying<float> uu;
   for (int l = 0; l < W; ++l) uu[l] = u[l];

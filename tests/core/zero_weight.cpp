@@ -60,7 +60,7 @@ void check_width() {
 }  // namespace
 
 TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zero-weight]", Basic,
-                   Transposed, Butterfly) {
+                   Transposed, Butterfly, WarpScan) {
   for_all_widths([](auto W) { check_width<typename TestType::kernel, W.value>(); });
 }
 
@@ -68,7 +68,7 @@ TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zer
 // itself when the sum is subnormal; the last topic has zero weight, so drawing it would be
 // the bug this guards against.
 TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
-                   "[zero-weight]", Basic, Transposed, Butterfly) {
+                   "[zero-weight]", Basic, Transposed, Butterfly, WarpScan) {
   constexpr int W = 8;
   const float u_max = 1.0f - 0x1p-24f;
   int rounded_up = 0;

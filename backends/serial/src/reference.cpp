@@ -1,5 +1,6 @@
 // butterfly::reference: the serial backend, built into every configuration.
 #include "butterfly/detail/checks.hpp"
+#include "butterfly/detail/warp_plan.hpp"
 #include "butterfly/serial/run.hpp"
 
 namespace butterfly::reference {
@@ -27,8 +28,13 @@ void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
   const auto s = detail::check_topics(fn, theta, phi, num_topics, doc_offsets, words, z, o);
   const int width = detail::resolve_width(fn, o.width, native_width(), supported_widths());
   if (s.N == 0) return;
+  const auto plan = o.pack_warps ? detail::cached_warp_plan(doc_offsets) : nullptr;
+  const detail::packed_slots packed =
+      plan ? detail::packed_slots{plan->doc.data(), plan->first.data(), plan->count.data(),
+                                  static_cast<std::int64_t>(plan->doc.size())}
+           : detail::packed_slots{nullptr, nullptr, nullptr, 0};
   run(detail::product_form{theta.data(), phi.data(), doc_offsets.data(), words.data(), s.M, s.N,
-                           s.K},
+                           s.K, packed},
       width, z.data(), o);
 }
 

@@ -20,10 +20,12 @@ enum class algorithm {
   basic,       // Algorithms 1+3: full prefix sums per lane, binary search
   transposed,  // Algorithms 4+5: transposed (contiguous) loads, full prefix table
   butterfly,   // Algorithms 6+7+8: butterfly-patterned table and search
+  warp_scan,   // not in the paper: the lanes share one token (lanes = topics), shuffle_up
+               // scan, ballot search, as CUB WarpScan-based GPU samplers do
 };
 
 inline constexpr algorithm all_algorithms[] = {algorithm::basic, algorithm::transposed,
-                                               algorithm::butterfly};
+                                               algorithm::butterfly, algorithm::warp_scan};
 
 std::string_view name(algorithm a);
 // Throws std::invalid_argument naming the valid choices.
@@ -39,6 +41,10 @@ struct draw_options {
   int width = 0;
   // Also reject NaN, infinite and negative weights (one extra pass over the inputs).
   bool validate = false;
+  // draw_topics: put documents of similar length into the same warp, so that lanes do not
+  // idle while one long document finishes. Never changes z (each token's u depends only on
+  // its index); the plan is computed once per distinct doc_offsets and cached.
+  bool pack_warps = true;
 };
 
 // Product form (LDA): for every token t of document m, with word w = words[t], draw z[t] = k

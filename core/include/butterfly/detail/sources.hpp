@@ -16,11 +16,38 @@
 
 namespace butterfly::detail {
 
+// Warp slot s (lane s mod W of warp s / W) walks tokens first .. first + count - 1 of
+// document m.
+template <class SG>
+struct lane_slot {
+  varying<SG, std::int64_t> m, first, count;
+};
+
+// Warp packing (detail/warp_plan.hpp): slot s holds doc[s], first[s], count[s]. With
+// doc == nullptr slot m is all of document m.
+struct packed_slots {
+  const std::int64_t* doc;
+  const std::int64_t* first;
+  const std::int64_t* count;
+  std::int64_t slots;
+};
+
 template <class SG>
 struct token {
   varying<SG, std::int64_t> m;  // the lane's document / row (clamped to a real one)
   varying<SG, std::int32_t> c;  // the paper's c = w[m][i]; for rows, the row itself
 };
+
+// theta_row[j + r] * phi_row[j + r] on lane r, 0 for j + r >= K. Full chunks (all but the
+// last when W does not divide K) use plain contiguous loads.
+template <class SG>
+BUTTERFLY_FN varying<SG, float> chunk_product(const SG& sg, const float* theta_row,
+                                              const float* phi_row, int j, int K) {
+  if (j + SG::width <= K) return sg.load(theta_row + j) * sg.load(phi_row + j);
+  const varying<SG, int> k = j + sg.lane();
+  const auto in = k < K;
+  return sg.gather(theta_row, k, in, 0.0f) * sg.gather(phi_row, k, in, 0.0f);
+}
 
 struct product_form {
   const float* theta;            // M x K, row-major
@@ -30,42 +57,44 @@ struct product_form {
   std::int64_t M;
   std::int64_t N;
   int K;
+  packed_slots packed{nullptr, nullptr, nullptr, 0};  // no packing unless a backend passes a plan
 
   static constexpr bool caches_theta = true;
 
-  BUTTERFLY_FN std::int64_t items() const { return M; }
+  // Warp slots: documents, or with packing the plan's segments.
+  BUTTERFLY_FN std::int64_t items() const { return packed.doc ? packed.slots : M; }
   BUTTERFLY_FN std::int64_t tokens() const { return N; }
 
   template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> first_token(const SG& sg,
-                                                      const varying<SG, std::int64_t>& m) const {
-    return sg.gather(offsets, m);
-  }
-  template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> token_count(const SG& sg,
-                                                      const varying<SG, std::int64_t>& m) const {
-    return sg.gather(offsets, m + 1) - sg.gather(offsets, m);
+  BUTTERFLY_FN lane_slot<SG> slot(const SG& sg, const varying<SG, std::int64_t>& s) const {
+    if (packed.doc)
+      return {sg.gather(packed.doc, s), sg.gather(packed.first, s), sg.gather(packed.count, s)};
+    const varying<SG, std::int64_t> first = sg.gather(offsets, s);
+    return {s, first, sg.gather(offsets, s + 1) - first};
   }
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int32_t> word(const SG& sg,
                                                const varying<SG, std::int64_t>& t) const {
     return sg.gather(words, t);
   }
+  BUTTERFLY_FN std::int32_t word_at(std::int64_t t) const { return words[t]; }
 
   // Algorithm 5: the remnant is cached as is, each W x W block transposed, so that every
-  // load reads W consecutive floats of one theta row.
+  // load reads W consecutive floats of one theta row. m holds each lane's (real) document;
+  // lane k's row is broadcast rather than computed from the warp index, so that a packed
+  // warp (documents not consecutive) caches the right rows.
   template <class SG>
-  BUTTERFLY_FN void cache_theta(const SG& sg, std::int64_t q, const varying<SG, std::int64_t>& m,
+  BUTTERFLY_FN void cache_theta(const SG& sg, const varying<SG, std::int64_t>& m,
                                 const lane_local<SG>& theta_local) const {
     constexpr int W = SG::width;
     int j = 0;
     for (; j < K % W; ++j) theta_local.set(sg, j, sg.gather(theta, m * K + j));
+    std::int64_t row[W];
+    BUTTERFLY_UNROLL
+    for (int k = 0; k < W; ++k) row[k] = sg.shuffle(m, k);
     for (; j < K; j += W) {
       BUTTERFLY_UNROLL
-      for (int k = 0; k < W; ++k) {
-        const std::int64_t row = q * W + k < M ? q * W + k : M - 1;
-        theta_local.set(sg, j + k, sg.load(theta + row * K + j));
-      }
+      for (int k = 0; k < W; ++k) theta_local.set(sg, j + k, sg.load(theta + row[k] * K + j));
     }
   }
 
@@ -90,7 +119,15 @@ struct product_form {
                                              std::int32_t c_k, int j, int k) const {
     return theta_local.get(sg, j + k) * sg.load(phi + static_cast<std::int64_t>(c_k) * K + j);
   }
+  // warp_scan: on lane r, the weight of ONE token (document m, word c) at topic j + r; both
+  // loads contiguous. Lanes past K read nothing and get weight 0.
+  template <class SG>
+  BUTTERFLY_FN varying<SG, float> topic_chunk(const SG& sg, std::int64_t m, std::int32_t c,
+                                              int j) const {
+    return chunk_product(sg, theta + m * K, phi + static_cast<std::int64_t>(c) * K, j, K);
+  }
 };
+
 
 struct row_form {
   const float* weights;  // R x K, row-major
@@ -104,21 +141,16 @@ struct row_form {
   BUTTERFLY_FN std::int64_t tokens() const { return R; }
 
   template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> first_token(const SG&,
-                                                      const varying<SG, std::int64_t>& m) const {
-    return m;
-  }
-  template <class SG>
-  BUTTERFLY_FN varying<SG, std::int64_t> token_count(const SG&,
-                                                      const varying<SG, std::int64_t>&) const {
-    return varying<SG, std::int64_t>(1);
+  BUTTERFLY_FN lane_slot<SG> slot(const SG&, const varying<SG, std::int64_t>& s) const {
+    return {s, s, varying<SG, std::int64_t>(1)};
   }
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int32_t> word(const SG&, const varying<SG, std::int64_t>& t) const {
     return varying<SG, std::int32_t>(t);
   }
+  BUTTERFLY_FN std::int32_t word_at(std::int64_t t) const { return static_cast<std::int32_t>(t); }
   template <class SG>
-  BUTTERFLY_FN void cache_theta(const SG&, std::int64_t, const varying<SG, std::int64_t>&,
+  BUTTERFLY_FN void cache_theta(const SG&, const varying<SG, std::int64_t>&,
                                 const lane_local<SG>&) const {}
 
   template <class SG, class Index, class Mask>
@@ -135,6 +167,15 @@ struct row_form {
   BUTTERFLY_FN varying<SG, float> transposed(const SG& sg, const lane_local<SG>&,
                                              std::int32_t c_k, int j, int) const {
     return sg.load(weights + static_cast<std::int64_t>(c_k) * K + j);
+  }
+  // A row is its own "word": weights row c, times nothing.
+  template <class SG>
+  BUTTERFLY_FN varying<SG, float> topic_chunk(const SG& sg, std::int64_t, std::int32_t c,
+                                              int j) const {
+    const float* row = weights + static_cast<std::int64_t>(c) * K;
+    if (j + SG::width <= K) return sg.load(row + j);
+    const varying<SG, int> k = j + sg.lane();
+    return sg.gather(row, k, k < K, 0.0f);
   }
 };
 

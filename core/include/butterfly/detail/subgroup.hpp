@@ -14,6 +14,12 @@
 //   sg.shuffle(v, src)                src uniform: broadcast lane src (result uniform);
 //                                     src varying: each lane reads lane src[l] (mod W)
 //   sg.shuffle_xor(v, lane_mask)      each lane reads lane l ^ lane_mask (mask uniform or varying)
+//   sg.shuffle_up(v, delta)           delta uniform, 0 < delta < W: lane l reads lane l - delta;
+//                                     lanes l < delta keep their own value (__shfl_up_sync
+//                                     with the full mask and width W)
+//   sg.ballot(m)                      uniform std::uint64_t: bit l set iff lane l's m is set,
+//                                     bits >= W zero (__ballot_sync(full mask) widened on
+//                                     CUDA, __ballot on HIP wave64); all lanes participate
 //   sg.load(base), sg.store(base, v)  lane l touches base[l]: contiguous (coalesced)
 //   sg.gather(base, idx[, m, fb])     per-lane addresses; masked-off lanes read nothing, get fb
 //   sg.scatter(base, idx, v, m)       per-lane stores where m is set
@@ -24,11 +30,30 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "butterfly/detail/config.hpp"
 
 namespace butterfly::detail {
+
+// The lowest and the highest set bit of x != 0: the first and last lane of a ballot.
+// __CUDA_ARCH__ names the device compilation pass (a dialect, like config.hpp's tests):
+// nvcc's device code has __ffsll/__clzll instead of the GCC/Clang builtins.
+BUTTERFLY_FN int lowest_set_bit(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+BUTTERFLY_FN int highest_set_bit(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return 63 - __clzll(static_cast<long long>(x));
+#else
+  return 63 - __builtin_clzll(x);
+#endif
+}
 
 template <class SG, class T>
 using varying = typename SG::template varying<T>;

@@ -13,6 +13,7 @@
 #include "butterfly/detail/draw_butterfly.hpp"
 #include "butterfly/detail/draw_transposed.hpp"
 #include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/detail/draw_warp_scan.hpp"
 #include "butterfly/serial/subgroup.hpp"
 
 namespace butterfly::serial {
@@ -40,6 +41,7 @@ void with_algorithm(algorithm a, F&& f) {
     case algorithm::basic: return f(detail::basic{});
     case algorithm::transposed: return f(detail::transposed{});
     case algorithm::butterfly: return f(detail::butterfly{});
+    case algorithm::warp_scan: return f(detail::warp_scan{});
   }
   throw std::invalid_argument("butterfly: unknown algorithm");
 }

@@ -1,7 +1,7 @@
 // The serial reference subgroup: W lanes executed by one host thread in lock step.
 //
 // It implements the subgroup interface that core/ is written against (see
-// core/include/butterfly/detail/subgroup_contract.hpp). Every primitive is the obvious
+// core/include/butterfly/detail/subgroup.hpp). Every primitive is the obvious
 // lane loop, so the reference is easy to trust, and fixed-trip loops over plain arrays
 // are what the host compiler vectorizes.
 #pragma once
@@ -70,6 +70,21 @@ struct subgroup {
   BUTTERFLY_FN varying<T> shuffle_xor(const varying<T>& v, const varying<int>& lane_mask) const {
     varying<T> r;
     for (int l = 0; l < W; ++l) r.v[l] = v.v[(l ^ lane_mask.v[l]) & (W - 1)];
+    return r;
+  }
+
+  // Lane l reads lane l - delta; lanes below delta keep their own value (__shfl_up_sync).
+  template <class T>
+  BUTTERFLY_FN varying<T> shuffle_up(const varying<T>& v, int delta) const {
+    varying<T> r;
+    for (int l = 0; l < W; ++l) r.v[l] = v.v[l >= delta ? l - delta : l];
+    return r;
+  }
+
+  // Bit l set iff lane l's m is set (__ballot_sync); 64 bits so that W = 64 fits.
+  BUTTERFLY_FN std::uint64_t ballot(const mask& m) const {
+    std::uint64_t r = 0;
+    for (int l = 0; l < W; ++l) r |= static_cast<std::uint64_t>(m.v[l]) << l;
     return r;
   }
 

@@ -1,0 +1,117 @@
+// butterfly-bench-draw: the z draw of one LDA iteration over the wiki-lead documents, the
+// paper's Figure 3, on the configured backend.
+//   grid    every algorithm x K in {16, 48, ..., 240} (the paper's) + {512, 1024},
+//           native width, warp packing on
+//   widths  every algorithm x every supported width at K = 240, packing on
+//   packing every algorithm at K = 240, native width, packing off (on is in the grid)
+// Counters: tokens_per_s (rate), lane_util (useful lane-steps / all lane-steps, computed
+// from the document lengths), K, W, pack. The label is the algorithm.
+// $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (for callgrind); default all.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "butterfly/butterfly.hpp"
+#include "butterfly/detail/warp_plan.hpp"
+#include "corpus.hpp"
+#include "inputs.hpp"
+
+namespace {
+
+using namespace butterfly;
+
+const bench::corpus& wiki() {
+  static const bench::corpus c = [] {
+    const char* docs = std::getenv("BUTTERFLY_BENCH_DOCS");
+    return bench::read_docword("wiki-lead", docs ? std::atoll(docs) : 0);
+  }();
+  return c;
+}
+
+// theta (M x K) and phi (V x K) for one K at a time: the runs are registered K by K, so
+// only one K's inputs are held (K = 1024 needs about 0.4 GB).
+struct model {
+  int K = 0;
+  std::vector<float> theta, phi;
+};
+const model& model_for(int K) {
+  static model m;
+  if (m.K != K) {
+    m = model{};
+    m.K = K;
+    m.theta = bench::dirichlet_rows(wiki().M(), K, 0.1, 1000 + K);
+    m.phi = bench::dirichlet_columns(wiki().V, K, 0.01, 2000 + K);
+  }
+  return m;
+}
+
+double lane_util(algorithm a, int K, int W, bool pack) {
+  if (a == algorithm::warp_scan) return static_cast<double>(K) / (W * ((K + W - 1) / W));
+  const auto& c = wiki();
+  return pack ? detail::lane_utilization(*detail::cached_warp_plan(c.doc_offsets), W)
+              : detail::lane_utilization(c.doc_offsets, W);
+}
+
+void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {
+  const auto& c = wiki();
+  const auto& m = model_for(K);
+  std::vector<std::int32_t> z(c.words.size());
+  draw_options o;
+  o.method = a;
+  o.width = W;
+  o.pack_warps = pack;
+  o.seed = 7;
+  for (auto _ : state) {
+    draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    benchmark::DoNotOptimize(z.data());
+    benchmark::ClobberMemory();
+    ++o.iteration;
+  }
+  state.SetLabel(std::string(name(a)));
+  state.counters["tokens_per_s"] =
+      benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["lane_util"] = lane_util(a, K, W, pack);
+  state.counters["K"] = K;
+  state.counters["W"] = W;
+  state.counters["pack"] = pack;
+}
+
+void add(algorithm a, int K, int W, bool pack, const char* group) {
+  const std::string n = std::string(group) + "/" + std::string(name(a)) + "/K:" +
+                        std::to_string(K) + "/W:" + std::to_string(W) +
+                        "/pack:" + std::to_string(pack);
+  benchmark::RegisterBenchmark(n.c_str(), draw, a, K, W, pack)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  try {
+    const auto& c = wiki();
+    std::cerr << "wiki-lead: " << c.M() << " documents, " << c.N() << " tokens, V = " << c.V
+              << "; backend " << backend_name() << ", native width " << native_width() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "butterfly-bench-draw: " << e.what() << '\n';
+    return 1;
+  }
+  const int native = native_width();
+  for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
+    for (algorithm a : all_algorithms) add(a, K, native, true, "grid");
+    if (K == 240) {
+      for (algorithm a : all_algorithms) add(a, K, native, false, "packing");
+      for (int W : supported_widths())
+        if (W != native)
+          for (algorithm a : all_algorithms) add(a, K, W, true, "widths");
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

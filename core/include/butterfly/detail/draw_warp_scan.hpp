@@ -1,0 +1,118 @@
+// warp_scan: the lanes of a subgroup cooperate on ONE token, as CUB's WarpScan-based GPU LDA
+// samplers (e.g. CuLDA_CGS) do; the paper does not cover it. Lane r holds topic j + r of a
+// chunk of W consecutive topics, so both loads are contiguous and no per-lane table exists.
+// Each chunk is scanned with log2(W) rounds of shuffle_up and offset by a running carry;
+// the search picks the chunk by a binary search over the chunk ends and the topic inside
+// it by ballot and find-first-set.
+//
+// Rounding: prefix[j + r] = carry_j + scan_j[r], the scan a Hillis-Steele tree, so like the
+// butterfly it equals the oracle on exact weights and may differ by rounding otherwise
+// (the result still depends only on the token's own weights, K and W). Because the
+// in-chunk tree is not a left-to-right sum, a zero weight can carry a prefix above its
+// left neighbour's; the ballot therefore also requires a positive weight, which never
+// changes an exact draw (the smallest index whose exact prefix exceeds stop has a positive
+// weight) and means a zero weight is never drawn.
+#pragma once
+
+#include <cstdint>
+
+#include "butterfly/detail/rng.hpp"
+#include "butterfly/detail/search.hpp"
+#include "butterfly/detail/sources.hpp"
+
+namespace butterfly::detail {
+
+// Inclusive scan across the lanes: lane r ends with x[0] + ... + x[r], Hillis-Steele order.
+// The rounds are unrolled by recursion on D rather than left to BUTTERFLY_UNROLL (empty on
+// host compilers): with a constant D the serial shuffle_up is a shifted copy the compiler
+// vectorizes, with a loop variable it is a scalar gather.
+template <int D = 1, class SG>
+BUTTERFLY_FN varying<SG, float> inclusive_scan(const SG& sg, const varying<SG, float>& x) {
+  if constexpr (D < SG::width) {
+    return inclusive_scan<2 * D>(sg, sg.select(sg.lane() >= D, x + sg.shuffle_up(x, D), x));
+  } else {
+    return x;
+  }
+}
+
+struct warp_scan {
+  static constexpr bool caches_theta = false;
+  // draw_warp hands whole documents to draw_items instead of one token per lane.
+  static constexpr bool lanes_are_topics = true;
+
+  // Draws one token (document or row m, word c, uniform u) with the whole subgroup; every
+  // lane returns the same topic, -1 for an all-zero (or NaN) row. prefix: ceil(K/W) * W
+  // floats of scratch.
+  template <class SG, class Source>
+  BUTTERFLY_FN static int draw_token(const SG& sg, const Source& src, float* prefix,
+                                     std::int64_t m, std::int32_t c, float u) {
+    constexpr int W = SG::width;
+    const int K = src.K;
+    float carry = 0.0f;
+    for (int j = 0; j < K; j += W) {
+      const varying<SG, float> p = carry + inclusive_scan(sg, src.topic_chunk(sg, m, c, j));
+      sg.store(prefix + j, p);
+      carry = sg.shuffle(p, W - 1);
+    }
+    sg.sync();  // the search reads chunk ends other lanes stored
+    const float sum = carry;
+    if (!(sum > 0.0f)) return -1;
+    const float stop = sum * u < sum ? sum * u : next_below(sum);  // as stop_value()
+
+    // The first chunk whose end exceeds stop. Chunk ends never decrease (each is the last
+    // one plus a non-negative total), and that chunk's total is positive.
+    int lo = 0, hi = (K - 1) / W;
+    while (lo < hi) {
+      const int mid = (lo + hi) >> 1;
+      if (stop < prefix[mid * W + W - 1])
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    const int j = lo * W;
+    const auto positive = src.topic_chunk(sg, m, c, j) > 0.0f;
+    const std::uint64_t hit = sg.ballot(positive && stop < sg.load(prefix + j));
+    if (hit != 0) return j + lowest_set_bit(hit);
+    // Only rounding gets here: stop lies between the last positive topic's rounded prefix
+    // and the chunk end, which in exact arithmetic are equal; that topic is the draw.
+    return j + highest_set_bit(sg.ballot(positive));
+  }
+
+  // The interface the other algorithms share (one token per lane, each with its own u):
+  // the lanes' tokens are drawn one after another. Tests call it with chosen u.
+  template <class SG, class Source>
+  BUTTERFLY_FN static varying<SG, int> draw(const SG& sg, const Source& src,
+                                            const warp_scratch<SG>& ws, const token<SG>& tok,
+                                            const varying<SG, float>& u) {
+    const varying<SG, int> r = sg.lane();
+    varying<SG, int> z = -1;
+    for (int l = 0; l < SG::width; ++l) {
+      const int k = draw_token(sg, src, ws.p.base, sg.shuffle(tok.m, l), sg.shuffle(tok.c, l),
+                               sg.shuffle(u, l));
+      z = sg.select(r == l, k, z);
+    }
+    return z;
+  }
+
+  // Warp q's documents (lane r's item m[r], first token first[r], count[r] tokens, 0 for
+  // padding) drawn token by token, each with the whole subgroup: no lane idles on a
+  // finished document, so lane utilization is K / (W ceil(K / W)) whatever the lengths.
+  // Every lane stores the same z (one store on a CPU, a benign same-value store on a GPU).
+  template <class SG, class Source>
+  BUTTERFLY_FN static void draw_items(const SG& sg, const Source& src,
+                                      const warp_scratch<SG>& ws,
+                                      const varying<SG, std::int64_t>& m,
+                                      const varying<SG, std::int64_t>& first,
+                                      const varying<SG, std::int64_t>& count, std::int32_t* z,
+                                      std::uint64_t seed, std::uint32_t iteration) {
+    for (int l = 0; l < SG::width; ++l) {
+      const std::int64_t m_l = sg.shuffle(m, l), begin = sg.shuffle(first, l);
+      const std::int64_t end = begin + sg.shuffle(count, l);
+      for (std::int64_t t = begin; t < end; ++t)
+        z[t] = draw_token(sg, src, ws.p.base, m_l, src.word_at(t),
+                          rng::token_uniform(seed, iteration, static_cast<std::uint64_t>(t)));
+    }
+  }
+};
+
+}  // namespace butterfly::detail

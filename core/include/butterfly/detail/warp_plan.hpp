@@ -1,0 +1,46 @@
+// Warp packing: which tokens each warp slot (lane r of warp q is slot qW + r) walks. The
+// master-index loop keeps a warp busy until its longest lane is done, so a warp holding one
+// long and W-1 short documents wastes most lane-steps. The plan cuts documents longer than
+// max_segment tokens into near-equal segments (a segment is drawn with its document's theta
+// row, exactly as the whole document would be), drops empty documents, and sorts the
+// segments by length so that each warp's lanes finish together. Each token's u depends only
+// on its index and each lane's draw only on its own weights, so a plan changes the speed,
+// never z.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "butterfly/span.hpp"
+
+namespace butterfly::detail {
+
+struct warp_plan {
+  // Per slot: the document, its first token and its token count.
+  std::vector<std::int64_t> doc, first, count;
+};
+
+// 256 tokens: on wiki-lead and ap every width from 4 to 64 reaches a lane utilization of
+// at least 0.98 (bench/RESULTS.md) with 2% (wiki-lead) to 29% (ap) more slots than
+// documents; each extra slot costs one theta_local fill (K floats per lane) for the
+// algorithms that cache theta.
+inline constexpr std::int64_t default_max_segment = 256;
+
+// Segments by decreasing length, ties in document (then token) order, so that, when warps
+// run concurrently, the long ones start early.
+warp_plan make_warp_plan(span<const std::int64_t> doc_offsets,
+                         std::int64_t max_segment = default_max_segment);
+
+// The same, cached: an LDA loop calls draw_topics with the same doc_offsets every
+// iteration, and comparing M + 1 offsets costs far less than building the plan. A few
+// recent plans are kept (e.g. training and held-out corpora alternating); safe to call
+// from several threads.
+std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets);
+
+// Useful lane-steps / all lane-steps of the master-index loop at width W: the tokens over W
+// times the sum of every warp's longest slot. Without a plan, slot m is document m.
+double lane_utilization(span<const std::int64_t> doc_offsets, int W);
+double lane_utilization(const warp_plan& plan, int W);
+
+}  // namespace butterfly::detail

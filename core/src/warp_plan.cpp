@@ -1,0 +1,92 @@
+#include "butterfly/detail/warp_plan.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <numeric>
+
+namespace butterfly::detail {
+
+warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, std::int64_t max_segment) {
+  warp_plan segments;
+  const std::int64_t M = static_cast<std::int64_t>(doc_offsets.size()) - 1;
+  for (std::int64_t m = 0; m < M; ++m) {
+    const std::int64_t begin = doc_offsets[m], length = doc_offsets[m + 1] - begin;
+    const std::int64_t pieces = (length + max_segment - 1) / max_segment;
+    for (std::int64_t i = 0; i < pieces; ++i) {
+      segments.doc.push_back(m);
+      segments.first.push_back(begin + length * i / pieces);
+      segments.count.push_back(length * (i + 1) / pieces - length * i / pieces);
+    }
+  }
+  std::vector<std::size_t> order(segments.doc.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return segments.count[a] > segments.count[b];
+  });
+  warp_plan plan;
+  for (std::size_t s : order) {
+    plan.doc.push_back(segments.doc[s]);
+    plan.first.push_back(segments.first[s]);
+    plan.count.push_back(segments.count[s]);
+  }
+  return plan;
+}
+
+namespace {
+
+struct cached_plan {
+  std::vector<std::int64_t> offsets;
+  std::shared_ptr<const warp_plan> plan;
+};
+
+constexpr std::size_t cache_entries = 4;
+
+}  // namespace
+
+std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets) {
+  static std::mutex mutex;
+  static std::vector<cached_plan> cache;  // most recently used first
+  std::lock_guard<std::mutex> lock(mutex);
+  for (std::size_t i = 0; i < cache.size(); ++i)
+    if (std::equal(doc_offsets.begin(), doc_offsets.end(), cache[i].offsets.begin(),
+                   cache[i].offsets.end())) {
+      std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),
+                  cache.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return cache.front().plan;
+    }
+  cached_plan entry{std::vector<std::int64_t>(doc_offsets.begin(), doc_offsets.end()),
+                    std::make_shared<const warp_plan>(make_warp_plan(doc_offsets))};
+  cache.insert(cache.begin(), std::move(entry));
+  if (cache.size() > cache_entries) cache.pop_back();
+  return cache.front().plan;
+}
+
+namespace {
+
+template <class Count>
+double utilization(std::int64_t slots, int W, Count count) {
+  double tokens = 0, steps = 0;
+  for (std::int64_t q = 0; q * W < slots; ++q) {
+    std::int64_t longest = 0;
+    for (std::int64_t s = q * W; s < std::min(slots, (q + 1) * W); ++s) {
+      longest = std::max(longest, count(s));
+      tokens += static_cast<double>(count(s));
+    }
+    steps += static_cast<double>(longest) * W;
+  }
+  return steps > 0 ? tokens / steps : 1.0;
+}
+
+}  // namespace
+
+double lane_utilization(span<const std::int64_t> doc_offsets, int W) {
+  const std::int64_t M = static_cast<std::int64_t>(doc_offsets.size()) - 1;
+  return utilization(M, W, [&](std::int64_t m) { return doc_offsets[m + 1] - doc_offsets[m]; });
+}
+
+double lane_utilization(const warp_plan& plan, int W) {
+  return utilization(static_cast<std::int64_t>(plan.count.size()), W,
+                     [&](std::int64_t s) { return plan.count[s]; });
+}
+
+}  // namespace butterfly::detail
