@@ -5,9 +5,7 @@
 
 #include <algorithm>
 
-#include "butterfly/detail/draw_basic.hpp"
-#include "butterfly/detail/draw_butterfly.hpp"
-#include "butterfly/detail/draw_transposed.hpp"
+#include "butterfly/detail/kernels.hpp"
 #include "butterfly/detail/draw_warp.hpp"
 #include "butterfly/gpu/device_buffer.hpp"
 #include "butterfly/gpu/launch.hpp"
@@ -85,19 +83,15 @@ void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t 
 template <class Source>
 void dispatch(const Source& src, std::int32_t* z, int width, const draw_options& o,
               stream_t stream) {
-  const auto with_algorithm = [&](auto w) {
-    constexpr int W = decltype(w)::value;
-    switch (o.method) {
-      case algorithm::basic: return launch<W, detail::basic>(src, z, o, stream);
-      case algorithm::transposed: return launch<W, detail::transposed>(src, z, o, stream);
-      case algorithm::butterfly: return launch<W, detail::butterfly>(src, z, o, stream);
-    }
-    throw std::invalid_argument("butterfly: unknown algorithm");
+  const auto with_width = [&](auto w) {
+    detail::with_algorithm(o.method, [&](auto alg) {
+      launch<decltype(w)::value, decltype(alg)>(src, z, o, stream);
+    });
   };
   switch (width) {
-    case 32: return with_algorithm(std::integral_constant<int, 32>{});
+    case 32: return with_width(std::integral_constant<int, 32>{});
 #if defined(__HIP__)
-    case 64: return with_algorithm(std::integral_constant<int, 64>{});
+    case 64: return with_width(std::integral_constant<int, 64>{});
 #endif
   }
   throw std::invalid_argument("butterfly: no " BUTTERFLY_RT_NAME " kernel for width " +

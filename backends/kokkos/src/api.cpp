@@ -15,7 +15,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "butterfly/detail/checks.hpp"
+#include "butterfly/detail/prepare.hpp"
 #include "butterfly/kokkos/launch.hpp"
 
 namespace butterfly {
@@ -62,23 +62,19 @@ void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
                  span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
                  span<std::int32_t> z, const draw_options& o) {
   const char* fn = "draw_topics";
-  const auto s = detail::check_topics(fn, theta, phi, num_topics, doc_offsets, words, z, o);
-  const int width = detail::resolve_width(fn, o.width, native_width(), supported_widths());
+  const auto call = detail::prepare_topics(fn, theta, phi, num_topics, doc_offsets, words, z, o,
+                                           native_width(), supported_widths());
   require_kokkos(fn);
-  if (s.N == 0) return;
-  run(detail::product_form{theta.data(), phi.data(), doc_offsets.data(), words.data(), s.M, s.N,
-                           s.K},
-      width, z.data(), o, fn);
+  if (!call.empty()) run(call.src, call.width, z.data(), o, fn);
 }
 
 void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
                const draw_options& o) {
   const char* fn = "draw_rows";
-  const std::int64_t R = detail::check_rows(fn, weights, num_topics, out, o);
-  const int width = detail::resolve_width(fn, o.width, native_width(), supported_widths());
+  const auto call = detail::prepare_rows(fn, weights, num_topics, out, o, native_width(),
+                                         supported_widths());
   require_kokkos(fn);
-  if (R == 0) return;
-  run(detail::row_form{weights.data(), R, num_topics}, width, out.data(), o, fn);
+  if (!call.empty()) run(call.src, call.width, out.data(), o, fn);
 }
 
 }  // namespace butterfly

@@ -3,7 +3,7 @@
 // inputs, so z is bit-identical to the reference for any thread count and schedule.
 #include <algorithm>
 
-#include "butterfly/detail/checks.hpp"
+#include "butterfly/detail/prepare.hpp"
 #include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/serial/run.hpp"
 
@@ -13,7 +13,7 @@ namespace {
 template <class Source>
 void run(const Source& src, int width, std::int32_t* z, const draw_options& o) {
   serial::with_width(width, [&](auto w) {
-    serial::with_algorithm(o.method, [&](auto alg) {
+    detail::with_algorithm(o.method, [&](auto alg) {
       constexpr int W = decltype(w)::value;
       const std::int64_t warps = serial::warp_count(src.items(), W);
       // About eight chunks per thread: enough for the dynamic schedule to even out long and
@@ -37,22 +37,16 @@ std::vector<int> supported_widths() { return reference::supported_widths(); }
 void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
                  span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
                  span<std::int32_t> z, const draw_options& o) {
-  const char* fn = "draw_topics";
-  const auto s = detail::check_topics(fn, theta, phi, num_topics, doc_offsets, words, z, o);
-  const int width = detail::resolve_width(fn, o.width, native_width(), supported_widths());
-  if (s.N == 0) return;
-  run(detail::product_form{theta.data(), phi.data(), doc_offsets.data(), words.data(), s.M, s.N,
-                           s.K},
-      width, z.data(), o);
+  const auto call = detail::prepare_topics("draw_topics", theta, phi, num_topics, doc_offsets,
+                                           words, z, o, native_width(), supported_widths());
+  if (!call.empty()) run(call.src, call.width, z.data(), o);
 }
 
 void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
                const draw_options& o) {
-  const char* fn = "draw_rows";
-  const std::int64_t R = detail::check_rows(fn, weights, num_topics, out, o);
-  const int width = detail::resolve_width(fn, o.width, native_width(), supported_widths());
-  if (R == 0) return;
-  run(detail::row_form{weights.data(), R, num_topics}, width, out.data(), o);
+  const auto call = detail::prepare_rows("draw_rows", weights, num_topics, out, o,
+                                         native_width(), supported_widths());
+  if (!call.empty()) run(call.src, call.width, out.data(), o);
 }
 
 }  // namespace butterfly

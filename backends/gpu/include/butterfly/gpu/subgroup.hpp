@@ -6,6 +6,7 @@
 // until the warp is done (the master-index loop), so the full mask is always right.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "butterfly/gpu/runtime.hpp"
@@ -36,6 +37,14 @@ struct subgroup {
   __device__ __forceinline__ T shuffle_xor(const T& v, int lane_mask) const {
     return __shfl_xor(v, lane_mask, W);
   }
+  template <class T>
+  __device__ __forceinline__ T shuffle_up(const T& v, int delta) const {
+    return __shfl_up(v, static_cast<unsigned>(delta), W);
+  }
+  // __ballot returns the whole wavefront's 64 bits (the upper 32 are zero on wave32).
+  __device__ __forceinline__ std::uint64_t ballot(bool m) const {
+    return static_cast<std::uint64_t>(__ballot(m));
+  }
   // A wavefront runs in lock step; the fence orders each lane's stores before the other
   // lanes' later loads.
   __device__ __forceinline__ void sync() const {
@@ -54,6 +63,13 @@ struct subgroup {
   template <class T>
   __device__ __forceinline__ T shuffle_xor(const T& v, int lane_mask) const {
     return __shfl_xor_sync(full, v, lane_mask, W);
+  }
+  template <class T>
+  __device__ __forceinline__ T shuffle_up(const T& v, int delta) const {
+    return __shfl_up_sync(full, v, static_cast<unsigned>(delta), W);
+  }
+  __device__ __forceinline__ std::uint64_t ballot(bool m) const {
+    return __ballot_sync(full, m);
   }
   __device__ __forceinline__ void sync() const { __syncwarp(full); }
 #endif

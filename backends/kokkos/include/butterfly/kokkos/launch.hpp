@@ -100,7 +100,7 @@ inline constexpr bool always_false = false;
 template <class ExecSpace, class Source>
 void launch(const ExecSpace& space, const Source& src, int width, std::int32_t* z,
             const draw_options& o) {
-  serial::with_algorithm(o.method, [&](auto alg) {
+  detail::with_algorithm(o.method, [&](auto alg) {
     using Algorithm = decltype(alg);
     if constexpr (is_host_space<ExecSpace>) {
       serial::with_width(width, [&](auto w) {

@@ -9,11 +9,8 @@
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/detail/draw_basic.hpp"
-#include "butterfly/detail/draw_butterfly.hpp"
-#include "butterfly/detail/draw_transposed.hpp"
+#include "butterfly/detail/kernels.hpp"
 #include "butterfly/detail/draw_warp.hpp"
-#include "butterfly/detail/draw_warp_scan.hpp"
 #include "butterfly/serial/subgroup.hpp"
 
 namespace butterfly::serial {
@@ -33,17 +30,6 @@ void with_width(int w, F&& f) {
     case 64: return f(std::integral_constant<int, 64>{});
   }
   throw std::invalid_argument("butterfly: no serial kernel for width " + std::to_string(w));
-}
-
-template <class F>
-void with_algorithm(algorithm a, F&& f) {
-  switch (a) {
-    case algorithm::basic: return f(detail::basic{});
-    case algorithm::transposed: return f(detail::transposed{});
-    case algorithm::butterfly: return f(detail::butterfly{});
-    case algorithm::warp_scan: return f(detail::warp_scan{});
-  }
-  throw std::invalid_argument("butterfly: unknown algorithm");
 }
 
 // Runs warps [q_begin, q_end) of src with one scratch buffer.
