@@ -1,5 +1,6 @@
 // The outer loop of Algorithms 4 and 6 for one warp (subgroup) q: lane r owns document
-// (or row) m = qW + r and walks its tokens with the paper's master index.
+// (or row) m = qW + r and walks its tokens with the paper's master index. Token t (local to
+// the slice the caller passed) is drawn with the uniform of global token first_token + t.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace butterfly::detail {
 template <class Algorithm, class SG, class Source>
 BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
                             const warp_scratch<SG>& ws, std::int32_t* z, std::uint64_t seed,
-                            std::uint32_t iteration) {
+                            std::uint32_t iteration, std::uint64_t first_token) {
   using i64 = std::int64_t;
   const varying<SG, i64> m = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = m < src.items();
@@ -31,7 +32,9 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
         sg.select(t < 0, i64{0}, sg.select(t < src.tokens(), t, src.tokens() - 1));
     const token<SG> tok{m_addr, src.word(sg, t_addr)};
     const varying<SG, float> u = sg.map(
-        [=](i64 tt) { return rng::token_uniform(seed, iteration, static_cast<std::uint64_t>(tt)); },
+        [=](i64 tt) {
+          return rng::token_uniform(seed, iteration, first_token + static_cast<std::uint64_t>(tt));
+        },
         t_addr);
     sg.scatter(z, t_addr, Algorithm::draw(sg, src, ws, tok, u), live);
   }
