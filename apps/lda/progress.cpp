@@ -18,10 +18,12 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-progress::progress(std::uint32_t total, std::int64_t tokens, bool enabled)
-    : total_(total), tokens_(tokens), enabled_(enabled), bar_(enabled && ::isatty(2)), last_ll_(NAN) {}
+progress::progress(std::uint32_t total, std::int64_t tokens, bool enabled, int processes)
+    : total_(total), tokens_(tokens), enabled_(enabled), bar_(enabled && ::isatty(2)), processes_(processes),
+      last_ll_(NAN) {}
 
-void progress::report(std::uint32_t i, double seconds, double z_seconds, double log_likelihood) {
+void progress::report(std::uint32_t i, double seconds, double z_seconds, double communication_seconds,
+                      double log_likelihood) {
   elapsed_ += seconds;
   ++done_;
   if (!std::isnan(log_likelihood)) last_ll_ = log_likelihood;
@@ -36,8 +38,11 @@ void progress::report(std::uint32_t i, double seconds, double z_seconds, double 
                  std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), i, total_, rate,
                  ll, clock_text(eta).c_str());
   } else {
-    std::fprintf(stderr, "iteration %u/%u  %.3f s (z draw %.3f s)  tokens/s %.0f  log-likelihood %s  ETA %s\n", i,
-                 total_, seconds, z_seconds, rate, ll, clock_text(eta).c_str());
+    char communication[48] = "";
+    if (processes_ > 1)
+      std::snprintf(communication, sizeof communication, ", communication %.3f s", communication_seconds);
+    std::fprintf(stderr, "iteration %u/%u  %.3f s (z draw %.3f s%s)  tokens/s %.0f  log-likelihood %s  ETA %s\n", i,
+                 total_, seconds, z_seconds, communication, rate, ll, clock_text(eta).c_str());
   }
   std::fflush(stderr);
 }

@@ -8,16 +8,20 @@ namespace butterfly::app {
 
 class progress {
  public:
-  progress(std::uint32_t total, std::int64_t tokens, bool enabled);
-  // After iteration `i` took `seconds`, `z_seconds` of them in the z draw; log_likelihood
-  // is NaN when not measured.
-  void report(std::uint32_t i, double seconds, double z_seconds, double log_likelihood);
+  // `processes`: the MPI ranks of the run (1 without MPI).
+  progress(std::uint32_t total, std::int64_t tokens, bool enabled, int processes = 1);
+  // After iteration `i` took `seconds`, `z_seconds` of them in the z draw and
+  // `communication_seconds` combining counts across processes (shown when there are
+  // several); log_likelihood is NaN when not measured.
+  void report(std::uint32_t i, double seconds, double z_seconds, double communication_seconds,
+              double log_likelihood);
   void finish();
 
  private:
   std::uint32_t total_;
   std::int64_t tokens_;
   bool enabled_, bar_;
+  int processes_;
   double elapsed_ = 0, last_ll_;
   std::uint32_t done_ = 0;
 };

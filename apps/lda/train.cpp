@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/atomic_file.hpp"
@@ -19,6 +20,7 @@
 #include "butterfly/io/npy.hpp"
 #include "butterfly/lda/checkpoint.hpp"
 #include "butterfly/lda/evaluation.hpp"
+#include "cluster.hpp"
 #include "commands.hpp"
 #include "corpus_input.hpp"
 #include "model_files.hpp"
@@ -154,6 +156,19 @@ void write_model_json(const std::string& path, const run_settings& r, std::uint6
   io::write_atomic(path, [&](std::ostream& out) { out << o.str() << "\n"; });
 }
 
+// Blocks [first, end) of `blocks` that rank `rank` of `ranks` scores (an even split).
+std::pair<std::int64_t, std::int64_t> block_range(std::int64_t blocks, int rank, int ranks) {
+  return {blocks * rank / ranks, blocks * (rank + 1) / ranks};
+}
+
+// The shard's part of a whole-corpus vector of rows (theta: K per document, z: 1 per token).
+template <class T>
+std::vector<T> rows(std::vector<T>&& all, std::int64_t first, std::int64_t end, std::int64_t width) {
+  all.erase(all.begin() + end * width, all.end());
+  all.erase(all.begin(), all.begin() + first * width);
+  return std::move(all);
+}
+
 }  // namespace
 
 int train(const std::vector<std::string>& args) {
@@ -166,7 +181,10 @@ int train(const std::vector<std::string>& args) {
                            specs);
     return 0;
   }
-  const bool quiet = given.flag("quiet");
+  // Every rank reads the options, the checkpoint and the corpus itself (read-only files,
+  // no transport code); only rank 0 prints and writes.
+  const cluster& world = cluster::world();
+  const bool quiet = given.flag("quiet") || !world.root();
   std::string out_dir = given.text("out");
   std::optional<lda::checkpoint> resumed;
   if (given.given("resume")) {
@@ -188,7 +206,9 @@ int train(const std::vector<std::string>& args) {
   const lda::documents train = r.holdout > 0 ? split.train.view() : all;
   const int K = r.hyper.num_topics;
 
-  lda::sampler smp(train, r.hyper, r.seed, r.method);
+  const lda::shard part = lda::shard_of(train, world.size(), world.rank());
+  lda::sampler smp(train, r.hyper, r.seed, r.method, part,
+                   [&world](std::int32_t* counts, std::size_t n) { world.sum(counts, n); });
   lda::state s;
   std::vector<lda::metrics_record> history;
   const std::string ckpt_path = out_dir + "/" + checkpoint_name;
@@ -201,14 +221,30 @@ int train(const std::vector<std::string>& args) {
         s.phi.size() != static_cast<std::size_t>(all.vocab_size * K) ||
         s.z.size() != static_cast<std::size_t>(train.num_tokens()) || s.iteration > r.iterations)
       throw io::input_error(ckpt_path + ": checkpoint does not fit its own options (sizes or iteration)");
+    // The checkpoint holds the whole corpus's theta and z, so any number of ranks resumes it.
+    s.theta = rows(std::move(s.theta), part.first_doc, part.end_doc, K);
+    s.z = rows(std::move(s.z), part.first_token, part.end_token, 1);
     history = std::move(resumed->history);
     resumed.reset();
   } else {
-    std::error_code ec;
-    fs::create_directories(out_dir, ec);
-    if (ec) throw std::runtime_error("cannot create output directory " + out_dir + ": " + ec.message());
+    if (world.root()) {
+      std::error_code ec;
+      fs::create_directories(out_dir, ec);
+      if (ec) throw std::runtime_error("cannot create output directory " + out_dir + ": " + ec.message());
+    }
     s = smp.initial_state();
   }
+  // The whole corpus's theta and z, on rank 0 (empty elsewhere).
+  const auto gathered = [&] {
+    lda::state all;
+    all.iteration = s.iteration;
+    all.theta = world.gather(s.theta);
+    all.phi = s.phi;
+    all.z = world.gather(s.z);
+    return all;
+  };
+  const std::int64_t test_blocks = (split.test.view().num_docs() + lda::completion_block - 1) / lda::completion_block;
+  const auto [first_test_block, end_test_block] = block_range(test_blocks, world.rank(), world.size());
 
   if (!quiet)
     std::fprintf(stderr, "training %d topics on %" PRId64 " documents, %" PRId64 " tokens, %d words (%s, %s%s)\n", K,
@@ -218,27 +254,36 @@ int train(const std::vector<std::string>& args) {
   fold.seed = r.seed;
   fold.sweeps = r.fold_in_sweeps;
   const std::vector<std::string> arguments = defining_arguments(o);
-  progress bar(r.iterations, train.num_tokens(), !quiet);
+  progress bar(r.iterations, train.num_tokens(), !quiet, world.size());
   while (s.iteration < r.iterations) {
     const auto sec = smp.iterate(s);
     const std::uint32_t i = s.iteration;
     double ll = NAN;
     if ((r.eval_every > 0 && i % r.eval_every == 0) || i == r.iterations) {
-      lda::metrics_record rec{i, smp.log_likelihood(s), NAN};
-      if (r.holdout > 0) rec.perplexity = lda::completion_perplexity(split.test.view(), s.phi, r.hyper, fold).perplexity;
-      history.push_back(rec);
-      write_metrics(out_dir + "/metrics.jsonl", history);
+      // Partial sums of every rank, added on rank 0 in the order one process adds them.
+      lda::metrics_record rec{i, lda::ordered_sum(world.gather(smp.log_likelihood_partials(s))), NAN};
+      if (r.holdout > 0) {
+        const auto p = lda::completion_partials(split.test.view(), first_test_block, end_test_block, s.phi,
+                                                r.hyper, fold);
+        rec.perplexity = lda::combine({world.gather(p.log_likelihood), world.gather(p.scored_tokens)}).perplexity;
+      }
+      if (world.root()) {
+        history.push_back(rec);
+        write_metrics(out_dir + "/metrics.jsonl", history);
+      }
       ll = rec.log_likelihood;
     }
-    bar.report(i, sec.z_draw + sec.rest, sec.z_draw, ll);
+    bar.report(i, sec.z_draw + sec.combine + sec.rest, sec.z_draw, sec.combine, ll);
     hook.at("after-iteration", i);
     if (r.checkpoint_every > 0 && i % r.checkpoint_every == 0) {
-      lda::checkpoint ck{arguments, r.seed, r.hyper, std::string(name(r.method)), checksum, s, history};
-      lda::save_checkpoint(ckpt_path, ck, [&] { hook.at("mid-checkpoint", i); });
+      lda::checkpoint ck{arguments, r.seed, r.hyper, std::string(name(r.method)), checksum, gathered(), history};
+      if (world.root()) lda::save_checkpoint(ckpt_path, ck, [&] { hook.at("mid-checkpoint", i); });
       hook.at("after-checkpoint", i);
     }
   }
   bar.finish();
+  s = gathered();
+  if (!world.root()) return 0;
 
   io::write_npy(out_dir + "/theta.npy", s.theta.data(), train.num_docs(), K);
   io::write_npy(out_dir + "/phi.npy", s.phi.data(), all.vocab_size, K);

@@ -37,7 +37,7 @@ constexpr bool built_for_this_target() {
 template <class Algorithm, int W, class Source>
 __global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
     draw(const Source src, std::int32_t* z, float* scratch, std::int64_t warps,
-         std::uint64_t seed, std::uint32_t iteration) {
+         std::uint64_t seed, std::uint32_t iteration, std::uint64_t first_token) {
   if constexpr (built_for_this_target<W>()) {
     using SG = subgroup<W>;
     using scratch_t = detail::warp_scratch<SG>;
@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
     const std::int64_t resident = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
     const auto ws = scratch_t::carve(scratch + slot * scratch_t::floats(src.K), src.K);
     for (std::int64_t q = slot; q < warps; q += resident)
-      detail::draw_warp<Algorithm>(SG{}, src, q, ws, z, seed, iteration);
+      detail::draw_warp<Algorithm>(SG{}, src, q, ws, z, seed, iteration, first_token);
   }
 }
 
@@ -62,7 +62,8 @@ void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t 
   constexpr int warps_per_block = kernel::block_threads / W;
   const std::int64_t warps = (src.items() + W - 1) / W;
   if (warps == 0) return;
-  void (*const k)(Source, std::int32_t*, float*, std::int64_t, std::uint64_t, std::uint32_t) =
+  void (*const k)(Source, std::int32_t*, float*, std::int64_t, std::uint64_t, std::uint32_t,
+                  std::uint64_t) =
       kernel::draw<Algorithm, W, Source>;
   int blocks_per_multiprocessor = 0;
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(
@@ -74,7 +75,7 @@ void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t 
   device_buffer<float> scratch(static_cast<std::size_t>(blocks) * warps_per_block *
                                scratch_t::floats(src.K));
   k<<<static_cast<unsigned>(blocks), kernel::block_threads, 0, stream>>>(
-      src, z, scratch.data(), warps, o.seed, o.iteration);
+      src, z, scratch.data(), warps, o.seed, o.iteration, o.first_token);
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(GetLastError)());
   // scratch is freed on return, so the kernel must be done with it.
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));

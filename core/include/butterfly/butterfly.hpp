@@ -33,9 +33,12 @@ algorithm parse_algorithm(std::string_view text);
 
 struct draw_options {
   algorithm method = algorithm::butterfly;
-  // The uniform for token (or row) t is a pure function of (seed, iteration, t).
+  // The uniform for token (or row) t is a pure function of (seed, iteration, first_token + t).
   std::uint64_t seed = 0;
   std::uint32_t iteration = 0;
+  // Global number of the first token (or row) passed: a caller that draws a slice of a
+  // larger corpus (one MPI rank's documents) gets the uniforms the whole corpus would get.
+  std::uint64_t first_token = 0;
   // Lanes per subgroup; 0 picks the backend's native width. The butterfly's sums depend
   // on it, so compare backends at equal width.
   int width = 0;

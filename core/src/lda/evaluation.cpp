@@ -13,7 +13,7 @@
 namespace butterfly::lda {
 namespace {
 
-constexpr std::int64_t doc_chunk = 16;
+constexpr std::int64_t doc_chunk = 16;  // infer_theta: rows are independent
 
 void append(document_set& d, const documents& all, std::int64_t m) {
   d.words.insert(d.words.end(), all.words.begin() + all.doc_offsets[m],
@@ -106,19 +106,25 @@ std::vector<float> infer_theta(const documents& docs, const std::vector<float>& 
   return theta;
 }
 
-perplexity_result completion_perplexity(const documents& test, const std::vector<float>& phi,
+perplexity_partials completion_partials(const documents& test, std::int64_t first_block,
+                                        std::int64_t end_block, const std::vector<float>& phi,
                                         const hyperparameters& h, const fold_in_options& o) {
   const int K = h.num_topics;
   const std::int64_t M = test.num_docs();
-  const std::int64_t chunks = (M + doc_chunk - 1) / doc_chunk;
-  std::vector<double> partial_ll(static_cast<std::size_t>(chunks), 0.0);
-  std::vector<std::int64_t> partial_n(static_cast<std::size_t>(chunks), 0);
-  detail::host_parallel_for(M, doc_chunk, [&](std::int64_t b, std::int64_t e) {
+  const std::int64_t first_doc = first_block * completion_block;
+  const std::int64_t end_doc = std::min(end_block * completion_block, M);
+  if (first_block < 0 || first_block > end_block || (end_block > first_block && first_doc >= M))
+    throw std::invalid_argument("perplexity blocks [" + std::to_string(first_block) + ", " +
+                                std::to_string(end_block) + ") outside the test set");
+  perplexity_partials p;
+  p.log_likelihood.assign(static_cast<std::size_t>(end_block - first_block), 0.0);
+  p.scored_tokens.assign(static_cast<std::size_t>(end_block - first_block), 0);
+  detail::host_parallel_for(end_doc - first_doc, completion_block, [&](std::int64_t b, std::int64_t e) {
     std::vector<std::int32_t> observed;
     std::vector<float> theta(static_cast<std::size_t>(K));
     double ll = 0.0;
     std::int64_t scored = 0;
-    for (std::int64_t m = b; m < e; ++m) {
+    for (std::int64_t m = first_doc + b; m < first_doc + e; ++m) {
       const std::int64_t begin = test.doc_offsets[m], end = test.doc_offsets[m + 1];
       if (end - begin < 2) continue;  // nothing to observe or nothing to score
       observed.clear();
@@ -130,16 +136,24 @@ perplexity_result completion_perplexity(const documents& test, const std::vector
         ++scored;
       }
     }
-    partial_ll[static_cast<std::size_t>(b / doc_chunk)] = ll;
-    partial_n[static_cast<std::size_t>(b / doc_chunk)] = scored;
+    p.log_likelihood[static_cast<std::size_t>(b / completion_block)] = ll;
+    p.scored_tokens[static_cast<std::size_t>(b / completion_block)] = scored;
   });
+  return p;
+}
+
+perplexity_result combine(const perplexity_partials& p) {
   perplexity_result r;
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    r.log_likelihood += partial_ll[c];
-    r.scored_tokens += partial_n[c];
-  }
+  r.log_likelihood = ordered_sum(p.log_likelihood);
+  for (std::int64_t n : p.scored_tokens) r.scored_tokens += n;
   r.perplexity = r.scored_tokens > 0 ? std::exp(-r.log_likelihood / r.scored_tokens) : 0.0;
   return r;
+}
+
+perplexity_result completion_perplexity(const documents& test, const std::vector<float>& phi,
+                                        const hyperparameters& h, const fold_in_options& o) {
+  const std::int64_t blocks = (test.num_docs() + completion_block - 1) / completion_block;
+  return combine(completion_partials(test, 0, blocks, phi, h, o));
 }
 
 }  // namespace butterfly::lda

@@ -1,10 +1,12 @@
 #include "butterfly/lda/sampler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/detail/rng.hpp"
@@ -15,7 +17,7 @@ namespace {
 
 // Fixed chunk sizes: they set the order of every floating-point reduction, so they must not
 // depend on the thread count (see host_parallel.hpp).
-constexpr std::int64_t doc_chunk = 64;
+constexpr std::int64_t doc_chunk = 64;  // theta rows are independent: any size gives the same bits
 constexpr std::int64_t word_chunk = 256;
 constexpr std::int64_t token_chunk = 1 << 16;
 
@@ -35,12 +37,60 @@ void check(const hyperparameters& h) {
     throw std::invalid_argument("beta must be a positive number, got " + std::to_string(h.beta));
 }
 
+shard shard_of(const documents& docs, int parts, int part) {
+  if (parts < 1 || part < 0 || part >= parts)
+    throw std::invalid_argument("shard " + std::to_string(part) + " of " + std::to_string(parts) +
+                                " does not exist");
+  const std::int64_t M = docs.num_docs(), N = docs.num_tokens();
+  const std::int64_t blocks = (M + likelihood_block - 1) / likelihood_block;
+  // Part p starts at the block boundary whose token offset is nearest to p N / parts; the
+  // nearest boundaries of increasing targets never decrease, so the parts tile the corpus.
+  const auto start = [&](int p) -> std::int64_t {
+    if (p == 0) return 0;
+    if (p == parts) return M;
+    const double target = static_cast<double>(N) * p / parts;
+    std::int64_t lo = 0, hi = blocks;  // first block boundary b with offset >= target
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi) / 2;
+      if (static_cast<double>(docs.doc_offsets[std::min(mid * likelihood_block, M)]) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    std::int64_t b = lo;
+    if (b > 0 && target - static_cast<double>(docs.doc_offsets[std::min((b - 1) * likelihood_block, M)]) <
+                     static_cast<double>(docs.doc_offsets[std::min(b * likelihood_block, M)]) - target)
+      --b;
+    return std::min(b * likelihood_block, M);
+  };
+  shard s;
+  s.first_doc = start(part);
+  s.end_doc = start(part + 1);
+  s.first_token = M > 0 ? docs.doc_offsets[s.first_doc] : 0;
+  s.end_token = M > 0 ? docs.doc_offsets[s.end_doc] : 0;
+  return s;
+}
+
 sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, algorithm method)
-    : docs_(docs), h_(h), seed_(seed), method_(method) {
+    : sampler(docs, h, seed, method, whole(docs), {}) {}
+
+sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, algorithm method, shard part,
+                 count_combiner combine)
+    : docs_(docs), h_(h), seed_(seed), method_(method), part_(part), combine_(std::move(combine)) {
   check(h_);
-  const std::int64_t V = docs_.vocab_size, N = docs_.num_tokens();
+  if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
+      part_.first_doc % likelihood_block != 0 ||
+      (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||
+                                part_.end_token != docs_.doc_offsets[part_.end_doc])))
+    throw std::invalid_argument("shard [" + std::to_string(part_.first_doc) + ", " +
+                                std::to_string(part_.end_doc) + ") does not fit the " +
+                                std::to_string(docs_.num_docs()) + " documents");
+  const std::int64_t V = docs_.vocab_size, N = part_.num_tokens();
+  local_offsets_.resize(static_cast<std::size_t>(part_.num_docs() + 1));
+  for (std::int64_t m = 0; m <= part_.num_docs(); ++m)
+    local_offsets_[m] = docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
+  const std::int32_t* words = docs_.words.data() + part_.first_token;
   word_offsets_.assign(static_cast<std::size_t>(V + 1), 0);
-  for (std::int32_t w : docs_.words) {
+  for (std::int64_t t = 0; t < N; ++t) {
+    const std::int32_t w = words[t];
     if (w < 0 || w >= V)
       throw std::invalid_argument("word id " + std::to_string(w) + " outside the vocabulary of " +
                                   std::to_string(V) + " words");
@@ -49,20 +99,21 @@ sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, algorith
   for (std::int64_t w = 0; w < V; ++w) word_offsets_[w + 1] += word_offsets_[w];
   word_tokens_.resize(static_cast<std::size_t>(N));
   std::vector<std::int64_t> next(word_offsets_.begin(), word_offsets_.end() - 1);
-  for (std::int64_t t = 0; t < N; ++t) word_tokens_[next[docs_.words[t]]++] = t;
+  for (std::int64_t t = 0; t < N; ++t) word_tokens_[next[words[t]]++] = t;
 }
 
 state sampler::initial_state() const {
   const int K = h_.num_topics;
   state s;
-  s.theta.resize(static_cast<std::size_t>(docs_.num_docs() * K));
+  s.theta.resize(static_cast<std::size_t>(part_.num_docs() * K));
   s.phi.resize(static_cast<std::size_t>(docs_.vocab_size * K));
-  s.z.resize(static_cast<std::size_t>(docs_.num_tokens()));
+  s.z.resize(static_cast<std::size_t>(part_.num_tokens()));
   std::int32_t* z = s.z.data();
   const std::uint64_t seed = seed_;
-  detail::host_parallel_for(docs_.num_tokens(), token_chunk, [=](std::int64_t b, std::int64_t e) {
+  const auto first = static_cast<std::uint64_t>(part_.first_token);
+  detail::host_parallel_for(part_.num_tokens(), token_chunk, [=](std::int64_t b, std::int64_t e) {
     for (std::int64_t t = b; t < e; ++t) {
-      const std::uint64_t r = rng::bits(seed, 0, rng::stream::z, static_cast<std::uint64_t>(t))[0];
+      const std::uint64_t r = rng::bits(seed, 0, rng::stream::z, first + static_cast<std::uint64_t>(t))[0];
       z[t] = static_cast<std::int32_t>((r * static_cast<std::uint64_t>(K)) >> 32);
     }
   });
@@ -77,20 +128,24 @@ iteration_seconds sampler::iterate(state& s) const {
   o.method = method_;
   o.seed = seed_;
   o.iteration = s.iteration + 1;
-  draw_topics(s.theta, s.phi, h_.num_topics, docs_.doc_offsets, docs_.words, s.z, o);
+  o.first_token = static_cast<std::uint64_t>(part_.first_token);
+  const span<const std::int32_t> words(docs_.words.data() + part_.first_token,
+                                       static_cast<std::size_t>(part_.num_tokens()));
+  draw_topics(s.theta, s.phi, h_.num_topics, local_offsets_, words, s.z, o);
   sec.z_draw = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   s.iteration = o.iteration;
-  draw_theta_phi(s);
-  sec.rest = seconds_since(t0);
+  sec.combine = draw_theta_phi(s);
+  sec.rest = seconds_since(t0) - sec.combine;
   return sec;
 }
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
-// no token's products are all zero and draw_topics never returns -1.
-void sampler::draw_theta_phi(state& s) const {
+// no token's products are all zero and draw_topics never returns -1. Returns the seconds
+// spent combining the counts.
+double sampler::draw_theta_phi(state& s) const {
   const int K = h_.num_topics;
-  const std::int64_t M = docs_.num_docs(), V = docs_.vocab_size;
+  const std::int64_t M = part_.num_docs(), V = docs_.vocab_size;
   const std::int32_t* z = s.z.data();
 
   const rng_key theta_key{seed_, s.iteration, rng::stream::theta};
@@ -99,11 +154,23 @@ void sampler::draw_theta_phi(state& s) const {
     std::vector<double> scratch(static_cast<std::size_t>(K));
     for (std::int64_t m = b; m < e; ++m) {
       std::fill(n.begin(), n.end(), 0);
-      for (std::int64_t t = docs_.doc_offsets[m]; t < docs_.doc_offsets[m + 1]; ++t) ++n[z[t]];
-      dirichlet_row(h_.alpha, n.data(), K, theta_key, static_cast<std::uint64_t>(m) * K,
+      for (std::int64_t t = local_offsets_[m]; t < local_offsets_[m + 1]; ++t) ++n[z[t]];
+      dirichlet_row(h_.alpha, n.data(), K, theta_key, static_cast<std::uint64_t>(part_.first_doc + m) * K,
                     scratch.data(), &s.theta[static_cast<std::size_t>(m * K)]);
     }
   });
+
+  // n_wk of the shard, row by row, then of the whole corpus.
+  std::vector<std::int32_t> n_wk(static_cast<std::size_t>(V * K));
+  detail::host_parallel_for(V, word_chunk, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t w = b; w < e; ++w) {
+      std::int32_t* n = &n_wk[static_cast<std::size_t>(w * K)];
+      for (std::int64_t i = word_offsets_[w]; i < word_offsets_[w + 1]; ++i) ++n[z[word_tokens_[i]]];
+    }
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  if (combine_) combine_(n_wk.data(), n_wk.size());
+  const double combine_seconds = seconds_since(t0);
 
   // phi[:,k] is a column: draw the Gamma variates word by word (rows owned by chunks), keep
   // per-chunk column sums in double, add them in chunk order, then normalise.
@@ -117,10 +184,8 @@ void sampler::draw_theta_phi(state& s) const {
   float* phi = s.phi.data();
   detail::host_parallel_for(V, word_chunk, [&](std::int64_t b, std::int64_t e) {
     double* part = &partial[static_cast<std::size_t>(b / word_chunk * K)];
-    std::vector<std::int32_t> n(static_cast<std::size_t>(K));
     for (std::int64_t w = b; w < e; ++w) {
-      std::fill(n.begin(), n.end(), 0);
-      for (std::int64_t i = word_offsets_[w]; i < word_offsets_[w + 1]; ++i) ++n[z[word_tokens_[i]]];
+      const std::int32_t* n = &n_wk[static_cast<std::size_t>(w * K)];
       for (int k = 0; k < K; ++k) {
         const double g = gamma_variate(h_.beta + n[k], phi_key, static_cast<std::uint64_t>(w) * K + k);
         part[k] += g;
@@ -142,24 +207,31 @@ void sampler::draw_theta_phi(state& s) const {
         p = q > probability_floor ? q : probability_floor;
       }
   });
+  return combine_seconds;
 }
 
-double sampler::log_likelihood(const state& s) const {
+double sampler::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
+
+std::vector<double> sampler::log_likelihood_partials(const state& s) const {
   const int K = h_.num_topics;
-  const std::int64_t M = docs_.num_docs();
-  const std::int64_t chunks = (M + doc_chunk - 1) / doc_chunk;
-  std::vector<double> partial(static_cast<std::size_t>(chunks), 0.0);
-  detail::host_parallel_for(M, doc_chunk, [&](std::int64_t b, std::int64_t e) {
+  const std::int64_t M = part_.num_docs();
+  const std::int32_t* words = docs_.words.data() + part_.first_token;
+  std::vector<double> partial(static_cast<std::size_t>((M + likelihood_block - 1) / likelihood_block), 0.0);
+  detail::host_parallel_for(M, likelihood_block, [&](std::int64_t b, std::int64_t e) {
     double sum = 0.0;
     for (std::int64_t m = b; m < e; ++m) {
       const float* th = &s.theta[static_cast<std::size_t>(m * K)];
-      for (std::int64_t t = docs_.doc_offsets[m]; t < docs_.doc_offsets[m + 1]; ++t)
-        sum += std::log(dot(th, &s.phi[static_cast<std::size_t>(docs_.words[t]) * K], K));
+      for (std::int64_t t = local_offsets_[m]; t < local_offsets_[m + 1]; ++t)
+        sum += std::log(dot(th, &s.phi[static_cast<std::size_t>(words[t]) * K], K));
     }
-    partial[static_cast<std::size_t>(b / doc_chunk)] = sum;
+    partial[static_cast<std::size_t>(b / likelihood_block)] = sum;
   });
+  return partial;
+}
+
+double ordered_sum(const std::vector<double>& partials) {
   double total = 0.0;
-  for (double p : partial) total += p;
+  for (double p : partials) total += p;
   return total;
 }
 

@@ -1,6 +1,7 @@
 // The outer loop of Algorithms 4 and 6 for one warp (subgroup) q: lane r owns warp slot
 // qW + r (document qW + r, or with warp packing the segment the plan put there) and walks
-// its tokens with the paper's master index.
+// its tokens with the paper's master index. Token t (local to the slice the caller passed)
+// is drawn with the uniform of global token first_token + t.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@ struct lanes_are_topics<Algorithm, std::void_t<decltype(Algorithm::lanes_are_top
 template <class Algorithm, class SG, class Source>
 BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
                             const warp_scratch<SG>& ws, std::int32_t* z, std::uint64_t seed,
-                            std::uint32_t iteration) {
+                            std::uint32_t iteration, std::uint64_t first_token) {
   using i64 = std::int64_t;
   const varying<SG, i64> slot = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = slot < src.items();
@@ -30,7 +31,7 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
   const varying<SG, i64>& first = own.first;
   const varying<SG, i64> count = sg.select(real, own.count, i64{0});
   if constexpr (lanes_are_topics<Algorithm>::value) {
-    Algorithm::draw_items(sg, src, ws, m_addr, first, count, z, seed, iteration);
+    Algorithm::draw_items(sg, src, ws, m_addr, first, count, z, seed, iteration, first_token);
     return;
   } else {
     if constexpr (Algorithm::caches_theta && Source::caches_theta)
@@ -46,7 +47,8 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
       const token<SG> tok{m_addr, src.word(sg, t_addr)};
       const varying<SG, float> u = sg.map(
           [=](i64 tt) {
-            return rng::token_uniform(seed, iteration, static_cast<std::uint64_t>(tt));
+            return rng::token_uniform(seed, iteration,
+                                      first_token + static_cast<std::uint64_t>(tt));
           },
           t_addr);
       sg.scatter(z, t_addr, Algorithm::draw(sg, src, ws, tok, u), live);

@@ -104,13 +104,15 @@ struct warp_scan {
                                       const varying<SG, std::int64_t>& m,
                                       const varying<SG, std::int64_t>& first,
                                       const varying<SG, std::int64_t>& count, std::int32_t* z,
-                                      std::uint64_t seed, std::uint32_t iteration) {
+                                      std::uint64_t seed, std::uint32_t iteration,
+                                      std::uint64_t first_token) {
     for (int l = 0; l < SG::width; ++l) {
       const std::int64_t m_l = sg.shuffle(m, l), begin = sg.shuffle(first, l);
       const std::int64_t end = begin + sg.shuffle(count, l);
       for (std::int64_t t = begin; t < end; ++t)
         z[t] = draw_token(sg, src, ws.p.base, m_l, src.word_at(t),
-                          rng::token_uniform(seed, iteration, static_cast<std::uint64_t>(t)));
+                          rng::token_uniform(seed, iteration,
+                                             first_token + static_cast<std::uint64_t>(t)));
     }
   }
 };

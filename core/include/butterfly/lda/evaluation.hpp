@@ -42,6 +42,22 @@ struct perplexity_result {
   std::int64_t scored_tokens = 0;
 };
 
+// Documents per block of the perplexity sums (partials are kept per block).
+inline constexpr std::int64_t completion_block = 16;
+
+// Per-block partial sums of completion_perplexity for the blocks [first_block, end_block)
+// of `test`: one process of a distributed run scores some blocks, and the partials of all
+// blocks in block order give the same bits as one process scoring them all.
+struct perplexity_partials {
+  std::vector<double> log_likelihood;
+  std::vector<std::int64_t> scored_tokens;
+};
+perplexity_partials completion_partials(const documents& test, std::int64_t first_block,
+                                        std::int64_t end_block, const std::vector<float>& phi,
+                                        const hyperparameters& h, const fold_in_options& o);
+// The partials of every block of a test set, in block order, summed.
+perplexity_result combine(const perplexity_partials& p);
+
 // Document completion: each held-out document's tokens at even positions (0, 2, 4, ...)
 // estimate its theta (estimate_theta), the tokens at odd positions are scored. We
 // interleave instead of cutting the document in two halves because UCI and LDA-C files list

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
@@ -40,25 +41,59 @@ struct document_set {
   documents view() const { return {doc_offsets, words, vocab_size}; }
 };
 
+// Documents [first_doc, end_doc) of a corpus, and their tokens [first_token, end_token):
+// the part one process of a distributed run owns. A whole corpus is the shard of one part.
+struct shard {
+  std::int64_t first_doc = 0, end_doc = 0;
+  std::int64_t first_token = 0, end_token = 0;
+  std::int64_t num_docs() const { return end_doc - first_doc; }
+  std::int64_t num_tokens() const { return end_token - first_token; }
+};
+
+// Documents per block of the log-likelihood sum: its partial sums are kept per block and
+// added in block order, so shard boundaries fall on block boundaries.
+inline constexpr std::int64_t likelihood_block = 64;
+
+// Part `part` of `parts` contiguous shards with about N / parts tokens each, cut at
+// likelihood_block boundaries (so a part may be empty when documents are few).
+shard shard_of(const documents& docs, int parts, int part);
+inline shard whole(const documents& docs) { return shard_of(docs, 1, 0); }
+
+// Sums the word-topic counts of every process in place (V x K int32), so that each holds
+// the counts of the whole corpus: an MPI_Allreduce in a distributed run. Integer sums do not
+// depend on the order, which keeps phi bit-identical for any number of processes.
+using count_combiner = std::function<void(std::int32_t* counts, std::size_t n)>;
+
 struct state {
   std::uint32_t iteration = 0;   // iterations completed; 0 is the initial state
-  std::vector<float> theta;      // M x K row-major, each row sums to 1
+  std::vector<float> theta;      // M x K row-major, each row sums to 1 (the shard's rows)
   std::vector<float> phi;        // V x K row-major, each column sums to 1
-  std::vector<std::int32_t> z;   // N topic assignments of the last iteration
+  std::vector<std::int32_t> z;   // N topic assignments of the last iteration (the shard's)
 };
 
 struct iteration_seconds {
-  double z_draw = 0;  // butterfly::draw_topics
-  double rest = 0;    // counts and Dirichlet draws
+  double z_draw = 0;   // butterfly::draw_topics
+  double combine = 0;  // count_combiner (communication in a distributed run)
+  double rest = 0;     // counts and Dirichlet draws
 };
 
 // sum_k a[k] * b[k] in double, added in a fixed order (the same bits on every build).
 double dot(const float* a, const float* b, int K);
 
+// Partial sums added in index order: the one way per-block partials become a total, in one
+// process or after they are gathered from many.
+double ordered_sum(const std::vector<double>& partials);
+
 class sampler {
  public:
-  // docs must outlive the sampler.
+  // docs must outlive the sampler. The sampler draws z and theta of the documents of
+  // `part` (whole(docs) by default; its first_doc a multiple of likelihood_block) and phi
+  // from the counts `combine` returns (those of `part` alone by default). Every random
+  // number is keyed by global document and token numbers, so the shards of a distributed
+  // run together draw exactly what one process drawing the whole corpus draws.
   sampler(documents docs, hyperparameters h, std::uint64_t seed, algorithm method);
+  sampler(documents docs, hyperparameters h, std::uint64_t seed, algorithm method, shard part,
+          count_combiner combine);
 
   // Iteration 0: z uniform at random, then theta and phi drawn from the counts.
   state initial_state() const;
@@ -66,19 +101,27 @@ class sampler {
   iteration_seconds iterate(state& s) const;
   // log p(w | theta, phi) = sum over tokens t of log sum_k theta[m(t),k] phi[w(t),k].
   double log_likelihood(const state& s) const;
+  // Its partial sums over the shard's blocks of likelihood_block documents: ordered_sum of
+  // the partials of all shards in shard order is log_likelihood of the whole corpus.
+  std::vector<double> log_likelihood_partials(const state& s) const;
 
   const documents& docs() const { return docs_; }
+  const shard& part() const { return part_; }
   const hyperparameters& hyper() const { return h_; }
 
  private:
-  void draw_theta_phi(state& s) const;
+  double draw_theta_phi(state& s) const;
 
   documents docs_;
   hyperparameters h_;
   std::uint64_t seed_;
   algorithm method_;
-  // Token ids grouped by word (CSR over words): n_wk is counted row by row from it, so
-  // each word's counts are owned by one chunk and no per-thread V x K copies are needed.
+  shard part_;
+  count_combiner combine_;
+  std::vector<std::int64_t> local_offsets_;  // the shard's doc_offsets, from 0
+  // The shard's token ids (from 0) grouped by word (CSR over words): n_wk is counted row by
+  // row from it, so each word's counts are owned by one chunk and no per-thread V x K
+  // copies are needed.
   std::vector<std::int64_t> word_offsets_;
   std::vector<std::int64_t> word_tokens_;
 };

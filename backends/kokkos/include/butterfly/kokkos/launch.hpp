@@ -75,6 +75,7 @@ void launch_device(const ExecSpace& space, const Source& src, std::int32_t* z,
   const std::size_t bytes = butterfly::detail::warp_scratch<SG>::floats(src.K) * sizeof(float);
   const std::uint64_t seed = o.seed;
   const std::uint32_t iteration = o.iteration;
+  const std::uint64_t first_token = o.first_token;
   policy p(space, static_cast<int>((warps + warps_per_team - 1) / warps_per_team),
            warps_per_team, W);
   p.set_scratch_size(1, Kokkos::PerThread(bytes));
@@ -86,7 +87,8 @@ void launch_device(const ExecSpace& space, const Source& src, std::int32_t* z,
         if (q >= warps) return;  // uniform over the warp's lanes
         const auto ws = butterfly::detail::warp_scratch<SG>::carve(scratch, src.K);
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](int lane) {
-          butterfly::detail::draw_warp<Algorithm>(SG{lane}, src, q, ws, z, seed, iteration);
+          butterfly::detail::draw_warp<Algorithm>(SG{lane}, src, q, ws, z, seed, iteration,
+                                                 first_token);
         });
       });
 }
@@ -100,7 +102,7 @@ inline constexpr bool always_false = false;
 template <class ExecSpace, class Source>
 void launch(const ExecSpace& space, const Source& src, int width, std::int32_t* z,
             const draw_options& o) {
-  detail::with_algorithm(o.method, [&](auto alg) {
+  butterfly::detail::with_algorithm(o.method, [&](auto alg) {
     using Algorithm = decltype(alg);
     if constexpr (is_host_space<ExecSpace>) {
       serial::with_width(width, [&](auto w) {

@@ -11,6 +11,8 @@
 // branch's lane_local fix for subgroups whose varying<int> is int): 0 spills, shfl.sync.bfly.
 #pragma once
 
+#include <cstdint>
+
 #include <Kokkos_Core.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
@@ -66,6 +68,19 @@ struct vector_subgroup {
     return __shfl_xor_sync(0xffffffffu, v, lane_mask, W);
 #else
     return __shfl_xor(v, lane_mask, W);
+#endif
+  }
+
+  // Kokkos::shfl_up keeps a lane's own value below delta, as __shfl_up_sync does.
+  template <class T>
+  __device__ inline T shuffle_up(const T& v, int delta) const {
+    return Kokkos::shfl_up(v, static_cast<unsigned>(delta), W);
+  }
+  __device__ inline std::uint64_t ballot(bool m) const {
+#if defined(KOKKOS_ENABLE_CUDA)
+    return __ballot_sync(0xffffffffu, m);
+#else
+    return static_cast<std::uint64_t>(__ballot(m));
 #endif
   }
 

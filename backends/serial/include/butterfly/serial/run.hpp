@@ -41,7 +41,7 @@ void draw_warp_range(const Source& src, std::int32_t* z, const draw_options& o,
   const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), src.K);
   const SG sg;
   for (std::int64_t q = q_begin; q < q_end; ++q)
-    detail::draw_warp<Algorithm>(sg, src, q, ws, z, o.seed, o.iteration);
+    detail::draw_warp<Algorithm>(sg, src, q, ws, z, o.seed, o.iteration, o.first_token);
 }
 
 inline std::int64_t warp_count(std::int64_t items, int W) { return (items + W - 1) / W; }

@@ -1,0 +1,146 @@
+// End-to-end tests of `mpiexec -np R butterfly-lda train`: the model is byte-identical for
+// R = 1, 2, 3 (3 oversubscribes a 2-core machine), a checkpoint written by one R resumes
+// under another, and a failure on any rank ends the whole job with its message, quickly.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace fs = std::filesystem;
+using butterfly::testing::outcome;
+using butterfly::testing::slurp;
+
+namespace {
+
+// As root, Open MPI refuses to start without these; harmless otherwise.
+const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+
+struct workspace {
+  std::string dir;
+  workspace() {
+    std::string templ = (fs::temp_directory_path() / "butterfly-mpi-XXXXXX").string();
+    dir = ::mkdtemp(templ.data());
+  }
+  ~workspace() { fs::remove_all(dir); }
+  std::string path(const std::string& name) const { return dir + "/" + name; }
+};
+
+struct timed_outcome {
+  outcome o;
+  double seconds;
+};
+
+// mpiexec -np ranks --oversubscribe butterfly-lda args...
+timed_outcome mpi_run(const workspace& w, int ranks, std::vector<std::string> args,
+                      std::vector<std::string> env = {}) {
+  std::vector<std::string> argv = {MPIEXEC_NUMPROC_FLAG, std::to_string(ranks), "--oversubscribe",
+                                   BUTTERFLY_LDA_PROGRAM};
+  argv.insert(argv.end(), args.begin(), args.end());
+  env.insert(env.end(), mpi_env.begin(), mpi_env.end());
+  const auto t0 = std::chrono::steady_clock::now();
+  outcome o = butterfly::testing::run(w.dir, argv, env);
+  return {o, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+// The bundled ap corpus (2,246 documents), held out and evaluated so that every gathered
+// partial sum (log-likelihood and perplexity) is exercised.
+std::vector<std::string> ap_run(const std::string& out) {
+  return {"train", "--topics", "10", "--iterations", "5", "--eval-every", "2", "--holdout", "0.1",
+          "--fold-in-sweeps", "4", "--quiet", "--out", out};
+}
+
+const char* const model_files[] = {"phi.npy", "theta.npy", "metrics.jsonl", "topics.txt", "model.json"};
+
+}  // namespace
+
+TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]") {
+  workspace w;
+  const auto one = mpi_run(w, 1, ap_run("np1"));
+  REQUIRE(one.o.exit_code == 0);
+  for (int ranks : {2, 3}) {
+    CAPTURE(ranks);
+    const std::string out = "np" + std::to_string(ranks);
+    const auto r = mpi_run(w, ranks, ap_run(out));
+    INFO(r.o.err);
+    REQUIRE(r.o.exit_code == 0);
+    CHECK(r.o.out == one.o.out);  // topics and final log-likelihood printed once, by rank 0
+    for (const char* f : model_files) {
+      CAPTURE(f);
+      const std::string expected = slurp(w.path("np1/") + f);
+      CHECK(!expected.empty());
+      CHECK(slurp(w.path(out + "/") + f) == expected);
+    }
+  }
+}
+
+TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-identical", "[mpi][cli]") {
+  workspace w;
+  const std::vector<std::string> options = {"train", "--topics", "8", "--iterations", "6", "--eval-every", "2",
+                                            "--holdout", "0.05", "--fold-in-sweeps", "4",
+                                            "--checkpoint-every", "3", "--quiet", "--out"};
+  auto with_out = [&](const std::string& out) {
+    auto a = options;
+    a.push_back(out);
+    return a;
+  };
+  REQUIRE(mpi_run(w, 1, with_out("straight")).o.exit_code == 0);
+  const auto killed = mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:3"});
+  REQUIRE(killed.o.exit_code != 0);
+  REQUIRE(fs::exists(w.path("resumed/checkpoint.bin")));
+  REQUIRE(!fs::exists(w.path("resumed/phi.npy")));
+  const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--quiet"});
+  INFO(resumed.o.err);
+  REQUIRE(resumed.o.exit_code == 0);
+  for (const char* f : {"phi.npy", "theta.npy", "metrics.jsonl", "checkpoint.bin"}) {
+    CAPTURE(f);
+    CHECK(slurp(w.path("resumed/") + f) == slurp(w.path("straight/") + f));
+  }
+}
+
+TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[mpi][cli]") {
+  workspace w;
+  std::ofstream(w.path("docword.bad.txt")) << "3\n5\n4\n1 1 2\n1 7 1\n2 2 1\n3 1 1\n";
+  const auto r = mpi_run(w, 2, {"train", "--corpus", "docword.bad.txt", "--quiet", "--out", "model"});
+  CHECK(r.o.exit_code == 1);
+  CHECK_THAT(r.o.err, Catch::Contains("docword.bad.txt:5: wordID 7 is out of range"));
+  CHECK_THAT(r.o.err, Catch::Contains("(rank "));
+  CHECK(r.seconds < 30);
+  CHECK(!fs::exists(w.path("model/phi.npy")));
+}
+
+TEST_CASE("mpi: a failure on rank 0 alone ends the ranks waiting for it", "[mpi][cli]") {
+  workspace w;
+  std::ofstream(w.path("not-a-directory")) << "x";
+  // Only rank 0 creates the output directory; the other ranks go on into the first
+  // MPI_Allreduce and wait there.
+  const auto r = mpi_run(w, 3, {"train", "--topics", "5", "--iterations", "3", "--quiet", "--out",
+                                "not-a-directory/model"});
+  CHECK(r.o.exit_code == 1);
+  CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 0 of 3): error: cannot create output directory"));
+  CHECK(r.seconds < 30);
+}
+
+TEST_CASE("mpi: a rank that runs out of memory ends the job with the message", "[mpi][cli]") {
+  workspace w;
+  const auto r = mpi_run(w, 3, {"train", "--topics", "5", "--iterations", "3", "--quiet", "--out", "model"},
+                         {"BUTTERFLY_TEST_FAIL_RANK=1"});
+  CHECK(r.o.exit_code == 1);
+  CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 1 of 3): error: out of memory"));
+  CHECK(r.seconds < 30);
+  CHECK(!fs::exists(w.path("model/phi.npy")));
+}
+
+TEST_CASE("mpi: a bad command line exits 2 under mpiexec too, and only train is distributed", "[mpi][cli]") {
+  workspace w;
+  const auto bad = mpi_run(w, 2, {"train", "--topics", "0"});
+  CHECK(bad.o.exit_code == 2);
+  CHECK_THAT(bad.o.err, Catch::Contains("option --topics"));
+  const auto topics = mpi_run(w, 2, {"topics", "--model", "nowhere"});
+  CHECK(topics.o.exit_code == 2);
+  CHECK_THAT(topics.o.err, Catch::Contains("only train runs on several MPI processes"));
+}
