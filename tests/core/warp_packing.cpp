@@ -52,9 +52,9 @@ TEMPLATE_TEST_CASE("warp-packing: z is bit-identical with packing on and off", "
       o.seed = 11;
       std::vector<std::int32_t> packed(c.words.size(), -7), unpacked(c.words.size(), -7);
       o.pack_warps = true;
-      draw_topics(c.theta, c.phi, K, c.offsets, c.words, packed, o);
+      reference::draw_topics(c.theta, c.phi, K, c.offsets, c.words, packed, o);
       o.pack_warps = false;
-      draw_topics(c.theta, c.phi, K, c.offsets, c.words, unpacked, o);
+      reference::draw_topics(c.theta, c.phi, K, c.offsets, c.words, unpacked, o);
       INFO("K " << K << " width " << width);
       REQUIRE(std::count(unpacked.begin(), unpacked.end(), -7) == 0);
       REQUIRE(packed == unpacked);
