@@ -10,7 +10,8 @@ out="$root/bench/results"
 mkdir -p "$out"
 cd "$root"
 cmake --preset bench
-cmake --build --preset bench --target butterfly-bench-draw butterfly-bench-rows butterfly-lane-utilization
+cmake --build --preset bench --target butterfly-bench-draw butterfly-bench-rows butterfly-bench-lda \
+  butterfly-lane-utilization
 
 {
   echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- core backends bench || echo ' (+ local changes)')"
@@ -21,7 +22,7 @@ cmake --build --preset bench --target butterfly-bench-draw butterfly-bench-rows 
 } > "$out/machine.txt"
 
 build-bench/bench/butterfly-lane-utilization | tee "$out/lane_utilization.txt"
-for b in draw rows; do
+for b in draw rows lda; do
   build-bench/bench/butterfly-bench-$b --benchmark_repetitions=3 \
     --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/$b.json" --benchmark_out_format=json "$@" 2>&1 | tee "$out/$b.log"

@@ -1,0 +1,119 @@
+// butterfly-bench-lda: one full Gibbs iteration of butterfly::lda::sampler (draw z, count,
+// draw theta and phi) over the wiki-lead documents, for every algorithm x K in
+// {16, 48, ..., 240} (the paper's) + {512, 1024}. The question it answers: how much does
+// the rest of an iteration add to the z draw (target: a full iteration at most 1.5x the
+// draw alone)?
+// Counters: tokens_per_s (rate over the timed iteration), z_draw_s and rest_s (seconds per
+// iteration of the draw and of counts + Dirichlet draws, as sampler::iterate reports them:
+// steady_clock, so on a busy machine read them as shares, not as absolute times), z_share
+// (z_draw / whole iteration) and iter_per_draw (whole iteration / z_draw, the 1.5x check),
+// K, V. The label is the algorithm.
+// The state is set up once per (algorithm, K), outside the timing: the initial state and
+// then warmup iterations, so theta and phi are concentrated as in training, not uniform.
+// $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (as butterfly-bench-draw does) and
+// renumbers the words they use, so the subset is a corpus of its own (phi is V x K, and a
+// vocabulary of words that never occur would inflate the phi draw).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "butterfly/butterfly.hpp"
+#include "butterfly/lda/sampler.hpp"
+#include "corpus.hpp"
+
+namespace {
+
+using namespace butterfly;
+
+constexpr int warmup_iterations = 3;
+
+bench::corpus load() {
+  const char* docs = std::getenv("BUTTERFLY_BENCH_DOCS");
+  bench::corpus c = bench::read_docword("wiki-lead", docs ? std::atoll(docs) : 0);
+  std::vector<std::int32_t> id(static_cast<std::size_t>(c.V), -1);
+  std::int32_t used = 0;
+  for (auto& w : c.words) {
+    if (id[w] < 0) id[w] = used++;
+    w = id[w];
+  }
+  c.V = used;
+  return c;
+}
+
+const bench::corpus& wiki() {
+  static const bench::corpus c = load();
+  return c;
+}
+
+// The sampler and its warmed-up state for one (algorithm, K) at a time: the runs are
+// registered in that order, so repetitions reuse it and only one K's state is held.
+struct fixture {
+  algorithm a{};
+  int K = 0;
+  std::unique_ptr<lda::sampler> s;
+  lda::state st;
+};
+fixture& fixture_for(algorithm a, int K) {
+  static fixture f;
+  if (!f.s || f.a != a || f.K != K) {
+    f = fixture{};
+    const auto& c = wiki();
+    lda::hyperparameters h;
+    h.num_topics = K;
+    f.a = a;
+    f.K = K;
+    f.s = std::make_unique<lda::sampler>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, a);
+    f.st = f.s->initial_state();
+    for (int i = 0; i < warmup_iterations; ++i) f.s->iterate(f.st);
+  }
+  return f;
+}
+
+void lda_iteration(benchmark::State& state, algorithm a, int K) {
+  auto& f = fixture_for(a, K);
+  double z_draw = 0, rest = 0;
+  for (auto _ : state) {
+    const lda::iteration_seconds sec = f.s->iterate(f.st);
+    benchmark::DoNotOptimize(f.st.theta.data());
+    benchmark::ClobberMemory();
+    z_draw += sec.z_draw;
+    rest += sec.combine + sec.rest;
+  }
+  const auto& c = wiki();
+  state.SetLabel(std::string(name(a)));
+  state.counters["tokens_per_s"] =
+      benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["z_draw_s"] = benchmark::Counter(z_draw, benchmark::Counter::kAvgIterations);
+  state.counters["rest_s"] = benchmark::Counter(rest, benchmark::Counter::kAvgIterations);
+  state.counters["z_share"] = z_draw / (z_draw + rest);
+  state.counters["iter_per_draw"] = (z_draw + rest) / z_draw;
+  state.counters["K"] = K;
+  state.counters["V"] = static_cast<double>(c.V);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  try {
+    const auto& c = wiki();
+    std::cerr << "wiki-lead: " << c.M() << " documents, " << c.N() << " tokens, V = " << c.V
+              << "; backend " << backend_name() << ", " << warmup_iterations
+              << " warmup iterations per (algorithm, K)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "butterfly-bench-lda: " << e.what() << '\n';
+    return 1;
+  }
+  for (algorithm a : all_algorithms)
+    for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
+      const std::string n = "lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K);
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, a, K)->Unit(benchmark::kMillisecond);
+    }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
