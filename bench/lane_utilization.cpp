@@ -14,7 +14,7 @@ int main() {
     std::cout << "corpus     documents    tokens   slots  W  file_order  packed\n";
     for (const char* name : {"ap", "wiki-lead"}) {
       const auto c = bench::read_docword(name);
-      const auto plan = detail::make_warp_plan(c.doc_offsets);
+      const auto plan = detail::make_warp_plan(c.doc_offsets, W);
       for (int W : supported_widths())
         std::cout << std::left << std::setw(10) << name << std::right << std::setw(10) << c.M()
                   << std::setw(10) << c.N() << std::setw(8) << plan.doc.size() << std::setw(3) << W << std::fixed

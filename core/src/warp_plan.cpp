@@ -2,33 +2,41 @@
 
 #include <algorithm>
 #include <mutex>
-#include <numeric>
 
 namespace butterfly::detail {
 
-warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, std::int64_t max_segment) {
-  warp_plan segments;
+warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, int W, std::int64_t max_segment) {
+  struct segment {
+    std::int64_t doc, first, count;
+  };
+  // Lane class c holds the segments of documents m with m mod W = c (see the header).
+  std::vector<std::vector<segment>> lane_class(static_cast<std::size_t>(W));
   const std::int64_t M = static_cast<std::int64_t>(doc_offsets.size()) - 1;
   for (std::int64_t m = 0; m < M; ++m) {
     const std::int64_t begin = doc_offsets[m], length = doc_offsets[m + 1] - begin;
     const std::int64_t pieces = (length + max_segment - 1) / max_segment;
-    for (std::int64_t i = 0; i < pieces; ++i) {
-      segments.doc.push_back(m);
-      segments.first.push_back(begin + length * i / pieces);
-      segments.count.push_back(length * (i + 1) / pieces - length * i / pieces);
-    }
+    for (std::int64_t i = 0; i < pieces; ++i)
+      lane_class[static_cast<std::size_t>(m % W)].push_back(
+          {m, begin + length * i / pieces, length * (i + 1) / pieces - length * i / pieces});
   }
-  std::vector<std::size_t> order(segments.doc.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return segments.count[a] > segments.count[b];
-  });
+  std::size_t warps = 0;
+  for (auto& c : lane_class) {
+    std::stable_sort(c.begin(), c.end(),
+                     [](const segment& a, const segment& b) { return a.count > b.count; });
+    warps = std::max(warps, c.size());
+  }
   warp_plan plan;
-  for (std::size_t s : order) {
-    plan.doc.push_back(segments.doc[s]);
-    plan.first.push_back(segments.first[s]);
-    plan.count.push_back(segments.count[s]);
-  }
+  const std::size_t slots = warps * static_cast<std::size_t>(W);
+  plan.doc.assign(slots, 0);  // an idle slot reads document 0 and draws nothing
+  plan.first.assign(slots, 0);
+  plan.count.assign(slots, 0);
+  for (std::size_t c = 0; c < lane_class.size(); ++c)
+    for (std::size_t q = 0; q < lane_class[c].size(); ++q) {
+      const std::size_t s = q * static_cast<std::size_t>(W) + c;
+      plan.doc[s] = lane_class[c][q].doc;
+      plan.first[s] = lane_class[c][q].first;
+      plan.count[s] = lane_class[c][q].count;
+    }
   return plan;
 }
 
@@ -36,6 +44,7 @@ namespace {
 
 struct cached_plan {
   std::vector<std::int64_t> offsets;
+  int W;
   std::shared_ptr<const warp_plan> plan;
 };
 
@@ -43,19 +52,19 @@ constexpr std::size_t cache_entries = 4;
 
 }  // namespace
 
-std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets) {
+std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets, int W) {
   static std::mutex mutex;
   static std::vector<cached_plan> cache;  // most recently used first
   std::lock_guard<std::mutex> lock(mutex);
   for (std::size_t i = 0; i < cache.size(); ++i)
-    if (std::equal(doc_offsets.begin(), doc_offsets.end(), cache[i].offsets.begin(),
-                   cache[i].offsets.end())) {
+    if (cache[i].W == W && std::equal(doc_offsets.begin(), doc_offsets.end(),
+                                      cache[i].offsets.begin(), cache[i].offsets.end())) {
       std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),
                   cache.begin() + static_cast<std::ptrdiff_t>(i) + 1);
       return cache.front().plan;
     }
-  cached_plan entry{std::vector<std::int64_t>(doc_offsets.begin(), doc_offsets.end()),
-                    std::make_shared<const warp_plan>(make_warp_plan(doc_offsets))};
+  cached_plan entry{std::vector<std::int64_t>(doc_offsets.begin(), doc_offsets.end()), W,
+                    std::make_shared<const warp_plan>(make_warp_plan(doc_offsets, W))};
   cache.insert(cache.begin(), std::move(entry));
   if (cache.size() > cache_entries) cache.pop_back();
   return cache.front().plan;

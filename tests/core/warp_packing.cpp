@@ -62,39 +62,58 @@ TEMPLATE_TEST_CASE("warp-packing: z is bit-identical with packing on and off", "
   }
 }
 
-TEST_CASE("warp-packing: the plan cuts long documents and sorts segments by length",
+TEST_CASE("warp-packing: the plan cuts long documents and sorts segments within lane classes",
           "[warp-packing]") {
-  // lengths 2 0 3 2 1 7; segments of at most 3 tokens: document 5 becomes 2 + 2 + 3.
+  // lengths 2 0 3 2 1 7, W = 2, segments of at most 3 tokens: document 5 becomes 2 + 2 + 3.
+  // Lane 0 (documents 0, 2, 4): 3, 2, 1. Lane 1 (documents 1, 3, 5; 1 is empty): 3, 2, 2, 2.
   const std::vector<std::int64_t> offsets{0, 2, 2, 5, 7, 8, 15};
-  const auto plan = detail::make_warp_plan(offsets, 3);
-  REQUIRE(plan.doc == std::vector<std::int64_t>{2, 5, 0, 3, 5, 5, 4});
-  REQUIRE(plan.first == std::vector<std::int64_t>{2, 12, 0, 5, 8, 10, 7});
-  REQUIRE(plan.count == std::vector<std::int64_t>{3, 3, 2, 2, 2, 2, 1});
-  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0}).doc.empty());
-  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0, 0, 0}).doc.empty());
+  const auto plan = detail::make_warp_plan(offsets, 2, 3);
+  REQUIRE(plan.doc == std::vector<std::int64_t>{2, 5, 0, 3, 4, 5, 0, 5});
+  REQUIRE(plan.first == std::vector<std::int64_t>{2, 12, 0, 5, 7, 8, 0, 10});
+  REQUIRE(plan.count == std::vector<std::int64_t>{3, 3, 2, 2, 1, 2, 0, 2});
+  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0}, 4).doc.empty());
+  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0, 0, 0}, 4).doc.empty());
 }
 
-TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets", "[warp-packing]") {
+// The butterfly's result depends on the lane (see warp_plan.hpp), so a document must never
+// move to another lane.
+TEST_CASE("warp-packing: every segment stays on its document's lane, m mod W", "[warp-packing]") {
+  std::vector<std::int64_t> offsets{0};
+  for (int m = 0; m < 997; ++m) offsets.push_back(offsets.back() + (m * 7919) % 601);
+  for (int W : all_widths) {
+    const auto plan = detail::make_warp_plan(offsets, W);
+    REQUIRE(plan.doc.size() % static_cast<std::size_t>(W) == 0);
+    std::int64_t tokens = 0;
+    for (std::size_t s = 0; s < plan.doc.size(); ++s) {
+      tokens += plan.count[s];
+      if (plan.count[s] > 0) REQUIRE(plan.doc[s] % W == static_cast<std::int64_t>(s) % W);
+    }
+    REQUIRE(tokens == offsets.back());
+  }
+}
+
+TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets and width",
+          "[warp-packing]") {
   std::vector<std::int64_t> a{0, 1, 4, 4, 9}, b{0, 3, 4, 4, 9};
-  const auto pa = detail::cached_warp_plan(a);
-  REQUIRE(pa->doc == detail::make_warp_plan(a).doc);
-  REQUIRE(detail::cached_warp_plan(std::vector<std::int64_t>(a)).get() == pa.get());  // equal content
-  const auto pb = detail::cached_warp_plan(b);
+  const auto pa = detail::cached_warp_plan(a, 2);
+  REQUIRE(pa->doc == detail::make_warp_plan(a, 2).doc);
+  REQUIRE(detail::cached_warp_plan(std::vector<std::int64_t>(a), 2).get() == pa.get());
+  REQUIRE(detail::cached_warp_plan(a, 4).get() != pa.get());  // another width, another plan
+  const auto pb = detail::cached_warp_plan(b, 2);
   REQUIRE(pb.get() != pa.get());
-  REQUIRE(pb->first == detail::make_warp_plan(b).first);
+  REQUIRE(pb->first == detail::make_warp_plan(b, 2).first);
   a[1] = 3;  // the same storage with other content must not hit a's plan
-  REQUIRE(detail::cached_warp_plan(a)->first == detail::make_warp_plan(a).first);
+  REQUIRE(detail::cached_warp_plan(a, 2)->first == detail::make_warp_plan(a, 2).first);
 }
 
 TEST_CASE("warp-packing: lane utilization, worked by hand", "[warp-packing]") {
-  // W = 2, lengths 8 1 8 1: unpacked warps {8,1},{8,1} take 2*8 + 2*8 = 32 lane-steps for
-  // 18 tokens; packed {8,8},{1,1} take 16 + 2 = 18. With segments of at most 4 tokens:
-  // {4,4},{4,4},{1,1} take 8 + 8 + 2 = 18.
-  const std::vector<std::int64_t> offsets{0, 8, 9, 17, 18};
+  // W = 2, lengths 8 1 1 8: unpacked warps {8,1},{1,8} take 2*8 + 2*8 = 32 lane-steps for
+  // 18 tokens; packed within lane classes {8,8},{1,1} take 16 + 2 = 18.
+  const std::vector<std::int64_t> offsets{0, 8, 9, 10, 18};
   REQUIRE(detail::lane_utilization(offsets, 2) == Approx(18.0 / 32.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets), 2) == Approx(1.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4), 2) == Approx(1.0));
-  // W = 4: {8,1,8,1} unpacked = 32 steps; plan with 4-token segments {4,4,4,4},{1,1} = 16 + 4.
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 2), 2) == Approx(1.0));
+  // W = 4: one warp {8,1,1,8}; with 4-token segments lanes 0 and 3 get two segments each:
+  // {4,1,1,4},{4,0,0,4} = 16 + 16 steps, no better than unpacked.
   REQUIRE(detail::lane_utilization(offsets, 4) == Approx(18.0 / 32.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4), 4) == Approx(18.0 / 20.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, 4), 4) == Approx(18.0 / 32.0));
 }

@@ -4,8 +4,12 @@
 // max_segment tokens into near-equal segments (a segment is drawn with its document's theta
 // row, exactly as the whole document would be), drops empty documents, and sorts the
 // segments by length so that each warp's lanes finish together. Each token's u depends only
-// on its index and each lane's draw only on its own weights, so a plan changes the speed,
-// never z.
+// on its index, so a plan changes the speed, never z -- provided every document stays on
+// the lane it has without a plan, m mod W: the butterfly search (Algorithm 9) rebuilds a
+// midpoint as highValue - y or lowValue + y according to the lane's bits, so in a rare
+// rounding case the same weights and u draw another topic on another lane (found on AP: one
+// token in 435,838 at iteration 12 of the default run). The plan therefore sorts segments
+// within each lane class m mod W, and warp q takes the q-th longest of every class.
 #pragma once
 
 #include <cstdint>
@@ -21,22 +25,22 @@ struct warp_plan {
   std::vector<std::int64_t> doc, first, count;
 };
 
-// 256 tokens: on wiki-lead and ap every width from 4 to 64 reaches a lane utilization of
-// at least 0.98 (bench/RESULTS.md) with 2% (wiki-lead) to 29% (ap) more slots than
-// documents; each extra slot costs one theta_local fill (K floats per lane) for the
-// algorithms that cache theta.
+// 256 tokens: long documents are cut so that the lane classes come out about even (lane
+// utilization in bench/RESULTS.md); each extra slot costs one theta_local fill (K floats
+// per lane) for the algorithms that cache theta.
 inline constexpr std::int64_t default_max_segment = 256;
 
-// Segments by decreasing length, ties in document (then token) order, so that, when warps
-// run concurrently, the long ones start early.
-warp_plan make_warp_plan(span<const std::int64_t> doc_offsets,
+// Slot qW + c holds the q-th longest segment of lane class c (ties in document, then token
+// order; idle slots have count 0), so long segments start early when warps run
+// concurrently.
+warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, int W,
                          std::int64_t max_segment = default_max_segment);
 
 // The same, cached: an LDA loop calls draw_topics with the same doc_offsets every
 // iteration, and comparing M + 1 offsets costs far less than building the plan. A few
 // recent plans are kept (e.g. training and held-out corpora alternating); safe to call
 // from several threads.
-std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets);
+std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets, int W);
 
 // Useful lane-steps / all lane-steps of the master-index loop at width W: the tokens over W
 // times the sum of every warp's longest slot. Without a plan, slot m is document m.
