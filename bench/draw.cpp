@@ -52,7 +52,7 @@ const model& model_for(int K) {
 double lane_util(algorithm a, int K, int W, bool pack) {
   if (a == algorithm::warp_scan) return static_cast<double>(K) / (W * ((K + W - 1) / W));
   const auto& c = wiki();
-  return pack ? detail::lane_utilization(*detail::cached_warp_plan(c.doc_offsets, W), W)
+  return pack ? detail::lane_utilization(*detail::cached_warp_plan(c.doc_offsets, W, detail::lane_dependent(a)), W)
               : detail::lane_utilization(c.doc_offsets, W);
 }
 

@@ -9,7 +9,7 @@ topics_call prepare_topics(const char* fn, span<const float> theta, span<const f
                            const std::vector<int>& supported_widths) {
   const auto s = check_topics(fn, theta, phi, num_topics, doc_offsets, words, z, o);
   const int width = resolve_width(fn, o.width, native_width, supported_widths);
-  auto plan = o.pack_warps && s.N > 0 ? cached_warp_plan(doc_offsets, width) : nullptr;
+  auto plan = o.pack_warps && s.N > 0 ? cached_warp_plan(doc_offsets, width, lane_dependent(o.method)) : nullptr;
   const packed_slots packed =
       plan ? packed_slots{plan->doc.data(), plan->first.data(), plan->count.data(),
                           static_cast<std::int64_t>(plan->doc.size())}

@@ -67,12 +67,19 @@ TEST_CASE("warp-packing: the plan cuts long documents and sorts segments within 
   // lengths 2 0 3 2 1 7, W = 2, segments of at most 3 tokens: document 5 becomes 2 + 2 + 3.
   // Lane 0 (documents 0, 2, 4): 3, 2, 1. Lane 1 (documents 1, 3, 5; 1 is empty): 3, 2, 2, 2.
   const std::vector<std::int64_t> offsets{0, 2, 2, 5, 7, 8, 15};
-  const auto plan = detail::make_warp_plan(offsets, 2, 3);
+  const auto plan = detail::make_warp_plan(offsets, 2, true, 3);
   REQUIRE(plan.doc == std::vector<std::int64_t>{2, 5, 0, 3, 4, 5, 0, 5});
   REQUIRE(plan.first == std::vector<std::int64_t>{2, 12, 0, 5, 7, 8, 0, 10});
   REQUIRE(plan.count == std::vector<std::int64_t>{3, 3, 2, 2, 1, 2, 0, 2});
-  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0}, 4).doc.empty());
-  REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0, 0, 0}, 4).doc.empty());
+  // Without keep_lanes all segments form one class: 3 3 2 2 2 2 1 (documents 2 5 0 3 5 5 4).
+  const auto free = detail::make_warp_plan(offsets, 2, false, 3);
+  REQUIRE(free.doc == std::vector<std::int64_t>{2, 5, 0, 3, 5, 5, 4, 0});
+  REQUIRE(free.first == std::vector<std::int64_t>{2, 12, 0, 5, 8, 10, 7, 0});
+  REQUIRE(free.count == std::vector<std::int64_t>{3, 3, 2, 2, 2, 2, 1, 0});
+  for (bool keep : {true, false}) {
+    REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0}, 4, keep).doc.empty());
+    REQUIRE(detail::make_warp_plan(std::vector<std::int64_t>{0, 0, 0}, 4, keep).doc.empty());
+  }
 }
 
 // The butterfly's result depends on the lane (see warp_plan.hpp), so a document must never
@@ -81,7 +88,7 @@ TEST_CASE("warp-packing: every segment stays on its document's lane, m mod W", "
   std::vector<std::int64_t> offsets{0};
   for (int m = 0; m < 997; ++m) offsets.push_back(offsets.back() + (m * 7919) % 601);
   for (int W : all_widths) {
-    const auto plan = detail::make_warp_plan(offsets, W);
+    const auto plan = detail::make_warp_plan(offsets, W, true);
     REQUIRE(plan.doc.size() % static_cast<std::size_t>(W) == 0);
     std::int64_t tokens = 0;
     for (std::size_t s = 0; s < plan.doc.size(); ++s) {
@@ -95,15 +102,16 @@ TEST_CASE("warp-packing: every segment stays on its document's lane, m mod W", "
 TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets and width",
           "[warp-packing]") {
   std::vector<std::int64_t> a{0, 1, 4, 4, 9}, b{0, 3, 4, 4, 9};
-  const auto pa = detail::cached_warp_plan(a, 2);
-  REQUIRE(pa->doc == detail::make_warp_plan(a, 2).doc);
-  REQUIRE(detail::cached_warp_plan(std::vector<std::int64_t>(a), 2).get() == pa.get());
-  REQUIRE(detail::cached_warp_plan(a, 4).get() != pa.get());  // another width, another plan
-  const auto pb = detail::cached_warp_plan(b, 2);
+  const auto pa = detail::cached_warp_plan(a, 2, true);
+  REQUIRE(pa->doc == detail::make_warp_plan(a, 2, true).doc);
+  REQUIRE(detail::cached_warp_plan(std::vector<std::int64_t>(a), 2, true).get() == pa.get());
+  REQUIRE(detail::cached_warp_plan(a, 4, true).get() != pa.get());   // another width
+  REQUIRE(detail::cached_warp_plan(a, 2, false).get() != pa.get());  // another lane rule
+  const auto pb = detail::cached_warp_plan(b, 2, true);
   REQUIRE(pb.get() != pa.get());
-  REQUIRE(pb->first == detail::make_warp_plan(b, 2).first);
+  REQUIRE(pb->first == detail::make_warp_plan(b, 2, true).first);
   a[1] = 3;  // the same storage with other content must not hit a's plan
-  REQUIRE(detail::cached_warp_plan(a, 2)->first == detail::make_warp_plan(a, 2).first);
+  REQUIRE(detail::cached_warp_plan(a, 2, true)->first == detail::make_warp_plan(a, 2, true).first);
 }
 
 TEST_CASE("warp-packing: lane utilization, worked by hand", "[warp-packing]") {
@@ -111,9 +119,11 @@ TEST_CASE("warp-packing: lane utilization, worked by hand", "[warp-packing]") {
   // 18 tokens; packed within lane classes {8,8},{1,1} take 16 + 2 = 18.
   const std::vector<std::int64_t> offsets{0, 8, 9, 10, 18};
   REQUIRE(detail::lane_utilization(offsets, 2) == Approx(18.0 / 32.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 2), 2) == Approx(1.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 2, true), 2) == Approx(1.0));
   // W = 4: one warp {8,1,1,8}; with 4-token segments lanes 0 and 3 get two segments each:
-  // {4,1,1,4},{4,0,0,4} = 16 + 16 steps, no better than unpacked.
+  // {4,1,1,4},{4,0,0,4} = 16 + 16 steps, no better than unpacked; without keep_lanes
+  // {4,4,4,4},{1,1,0,0} = 16 + 4.
   REQUIRE(detail::lane_utilization(offsets, 4) == Approx(18.0 / 32.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, 4), 4) == Approx(18.0 / 32.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, true, 4), 4) == Approx(18.0 / 32.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, false, 4), 4) == Approx(18.0 / 20.0));
 }
