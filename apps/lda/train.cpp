@@ -38,7 +38,7 @@ std::vector<option_spec> train_options() {
       {"beta", "B", "0.01", "symmetric Dirichlet prior of each topic's word distribution phi"},
       {"iterations", "N", "200", "Gibbs iterations"},
       {"seed", "S", "1", "random seed; the same seed gives the same model, bit for bit"},
-      {"algorithm", "basic|transposed|butterfly", "butterfly", "how the topic of every token is drawn"},
+      {"algorithm", "basic|transposed|butterfly|warp_scan", "butterfly", "how the topic of every token is drawn"},
       {"eval-every", "N", "10", "log-likelihood (and held-out perplexity) every N iterations and at the "
                                 "last; 0 = at the last only"},
       {"holdout", "FRACTION", "0", "hold out this fraction of the documents (seed-keyed) and report their "

@@ -2,9 +2,10 @@
 
 namespace butterfly::detail {
 
-void host_parallel_for(std::int64_t n, std::int64_t chunk,
-                       const std::function<void(std::int64_t, std::int64_t)>& body) {
-  for (std::int64_t b = 0; b < n; b += chunk) body(b, b + chunk < n ? b + chunk : n);
+void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& body) {
+  chunked_loop loop(n, chunk, body);
+  for (std::int64_t c = 0; c < loop.chunks(); ++c) loop.run(c);
+  loop.rethrow();
 }
 
 int host_threads() { return 1; }

@@ -1,21 +1,46 @@
 // The one seam through which host-side loops (LDA counts, Gamma draws, log-likelihood) may
-// run in parallel. The serial backend runs chunks in order; the openmp backend spreads them
-// over threads.
+// run in parallel. The serial backend runs chunks in order; the openmp and kokkos backends
+// spread them over threads.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <mutex>
 
 namespace butterfly::detail {
+
+using chunk_body = std::function<void(std::int64_t begin, std::int64_t end)>;
 
 // Calls body(begin, end) for the chunks [0, chunk), [chunk, 2 chunk), ... of [0, n).
 // Chunk boundaries depend only on n and chunk, never on the thread count, so a reduction
 // kept per chunk and combined in chunk order gives the same bits on any number of threads.
 // Chunks may run concurrently: body must only write what its own range owns.
-void host_parallel_for(std::int64_t n, std::int64_t chunk,
-                       const std::function<void(std::int64_t begin, std::int64_t end)>& body);
+// If bodies throw, the exception of the lowest failing chunk reaches the caller, whatever
+// the thread count. chunk < 1 is std::invalid_argument.
+void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& body);
 
 // Threads host_parallel_for may use (1 on the serial backend).
 int host_threads();
+
+// What a backend's host_parallel_for hands to its threads: run(c) for every c in
+// [0, chunks()), in any order and concurrently, then rethrow(). An exception must not leave
+// an OpenMP region or a Kokkos kernel, so run() catches it and keeps the lowest chunk's;
+// chunks above a failed one are skipped, since their work is thrown away.
+class chunked_loop {
+ public:
+  chunked_loop(std::int64_t n, std::int64_t chunk, const chunk_body& body);
+  std::int64_t chunks() const { return chunks_; }
+  void run(std::int64_t c) noexcept;
+  void rethrow() const;
+
+ private:
+  std::int64_t n_, chunk_, chunks_;
+  const chunk_body& body_;
+  std::atomic<std::int64_t> failed_;  // lowest failed chunk, chunks_ if none
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
 
 }  // namespace butterfly::detail
