@@ -4,8 +4,9 @@
 #   bench/threads.sh BUILD_DIR [ROUNDS=3]
 # BUILD_DIR is a Release build configured with -DBACKEND=openmp|kokkos
 # -DBUTTERFLY_BUILD_BENCH=ON. This machine's speed drifts by 10-20 % over minutes, more
-# than the effect measured, so the thread counts alternate (1, 2, 1, 2, ...) and each ratio
-# is of the medians over the rounds. Writes bench/results/threads-BACKEND/ (JSON per run,
+# than the effect measured, so the thread counts alternate (1, 2, 1, 2, ...), each run
+# averages several iterations (--benchmark_min_time) and each ratio is of the medians over
+# the rounds. Writes bench/results/threads-BACKEND/ (JSON per run,
 # machine.txt) and prints the table (bench/threads.py).
 set -eu
 build=${1:?usage: bench/threads.sh BUILD_DIR [ROUNDS]}
@@ -26,9 +27,10 @@ round=1
 while [ "$round" -le "$rounds" ]; do
   for t in 1 2; do
     for b in draw lda; do
-      filter='K:240/'
-      [ "$b" = draw ] && filter='grid/.*/K:240/'
+      filter='K:240/' min_time=6
+      [ "$b" = draw ] && filter='grid/.*/K:240/' min_time=2
       OMP_NUM_THREADS=$t "$build/bench/butterfly-bench-$b" --benchmark_filter="$filter" \
+        --benchmark_min_time=$min_time \
         --benchmark_out="$out/$b-t$t-r$round.json" --benchmark_out_format=json >/dev/null
     done
   done
