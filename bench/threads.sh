@@ -6,16 +6,15 @@
 # -DBUTTERFLY_BUILD_BENCH=ON. This machine's speed drifts by 10-20 % over minutes, more
 # than the effect measured, so the thread counts alternate (1, 2, 1, 2, ...), each run
 # averages several iterations (--benchmark_min_time) and each ratio is of the medians over
-# the rounds. Writes bench/results/threads-BACKEND/ (JSON per run,
-# machine.txt) and prints the table (bench/threads.py).
+# the rounds. Writes bench/results/threads-BACKEND-DATE/ (JSON per run, machine.txt) and
+# prints the table (bench/threads.py).
 set -eu
 build=${1:?usage: bench/threads.sh BUILD_DIR [ROUNDS]}
 rounds=${2:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cmake --build "$build" --target butterfly-bench-draw butterfly-bench-lda
 backend=$(sed -n 's/^BACKEND:STRING=//p' "$build/CMakeCache.txt")
-out="$root/bench/results/threads-$backend"
-rm -rf "$out"
+out="$root/bench/results/threads-$backend-$(date -u +%Y%m%dT%H%M)"
 mkdir -p "$out"
 {
   echo "commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- core backends bench || echo ' (+ local changes)')"
