@@ -4,11 +4,15 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "butterfly/butterfly.hpp"
 #include "butterfly/io/corpus.hpp"
 
 namespace butterfly::bench {
@@ -50,6 +54,29 @@ inline corpus read_docword(const std::string& name, std::int64_t max_docs = 0) {
     c.words.resize(static_cast<std::size_t>(c.doc_offsets.back()));
   }
   return c;
+}
+
+// The wiki-lead documents the timing programs run on: all of them, or the first
+// $BUTTERFLY_BENCH_DOCS.
+inline corpus wiki_lead_documents() {
+  const char* docs = std::getenv("BUTTERFLY_BENCH_DOCS");
+  return read_docword("wiki-lead", docs ? std::atoll(docs) : 0);
+}
+
+// Loads the corpus before any benchmark runs and says on stderr what is timed (bench/run.sh
+// reads the token count from this line). A corpus that cannot be read is one line naming
+// `program` and the file, and false: the caller exits 1.
+inline bool announce(const char* program, const std::function<const corpus&()>& get,
+                     const std::string& details) {
+  try {
+    const corpus& c = get();
+    std::cerr << c.name << ": " << c.M() << " documents, " << c.N() << " tokens, V = " << c.V
+              << "; backend " << backend_name() << ", " << details << '\n';
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": " << e.what() << '\n';
+    return false;
+  }
 }
 
 }  // namespace butterfly::bench

@@ -9,8 +9,6 @@
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (for callgrind); default all.
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,10 +23,7 @@ namespace {
 using namespace butterfly;
 
 const bench::corpus& wiki() {
-  static const bench::corpus c = [] {
-    const char* docs = std::getenv("BUTTERFLY_BENCH_DOCS");
-    return bench::read_docword("wiki-lead", docs ? std::atoll(docs) : 0);
-  }();
+  static const bench::corpus c = bench::wiki_lead_documents();
   return c;
 }
 
@@ -93,14 +88,8 @@ void add(algorithm a, int K, int W, bool pack, const char* group) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  try {
-    const auto& c = wiki();
-    std::cerr << "wiki-lead: " << c.M() << " documents, " << c.N() << " tokens, V = " << c.V
-              << "; backend " << backend_name() << ", native width " << native_width() << '\n';
-  } catch (const std::exception& e) {
-    std::cerr << "butterfly-bench-draw: " << e.what() << '\n';
+  if (!bench::announce("butterfly-bench-draw", wiki, "native width " + std::to_string(native_width())))
     return 1;
-  }
   const int native = native_width();
   for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
     for (algorithm a : all_algorithms) add(a, K, native, true, "grid");

@@ -15,8 +15,6 @@
 // vocabulary of words that never occur would inflate the phi draw).
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,8 +30,7 @@ using namespace butterfly;
 constexpr int warmup_iterations = 3;
 
 bench::corpus load() {
-  const char* docs = std::getenv("BUTTERFLY_BENCH_DOCS");
-  bench::corpus c = bench::read_docword("wiki-lead", docs ? std::atoll(docs) : 0);
+  bench::corpus c = bench::wiki_lead_documents();
   std::vector<std::int32_t> id(static_cast<std::size_t>(c.V), -1);
   std::int32_t used = 0;
   for (auto& w : c.words) {
@@ -99,15 +96,9 @@ void lda_iteration(benchmark::State& state, algorithm a, int K) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  try {
-    const auto& c = wiki();
-    std::cerr << "wiki-lead: " << c.M() << " documents, " << c.N() << " tokens, V = " << c.V
-              << "; backend " << backend_name() << ", " << warmup_iterations
-              << " warmup iterations per (algorithm, K)\n";
-  } catch (const std::exception& e) {
-    std::cerr << "butterfly-bench-lda: " << e.what() << '\n';
+  if (!bench::announce("butterfly-bench-lda", wiki,
+                       std::to_string(warmup_iterations) + " warmup iterations per (algorithm, K)"))
     return 1;
-  }
   for (algorithm a : all_algorithms)
     for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
       const std::string n = "lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K);
