@@ -1,7 +1,8 @@
-# Installs the library as a CMake package: find_package(butterfly) -> butterfly::butterfly.
+# Installs the libraries as a CMake package: find_package(butterfly) gives butterfly::butterfly
+# (the sampling library) and butterfly::lda (corpus/model I/O and the LDA sampler on top).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS butterfly EXPORT butterflyTargets
+install(TARGETS butterfly butterfly_lda EXPORT butterflyTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

@@ -15,7 +15,7 @@ topics_call prepare_topics(const char* fn, span<const float> theta, span<const f
                           static_cast<std::int64_t>(plan->doc.size())}
            : packed_slots{nullptr, nullptr, nullptr, 0};
   return {product_form{theta.data(), phi.data(), doc_offsets.data(), words.data(), s.M, s.N, s.K,
-                       packed},
+                       packed, s.V},
           std::move(plan), width};
 }
 

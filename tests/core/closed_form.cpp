@@ -12,7 +12,7 @@ namespace {
 
 template <int W>
 void check_closed_form() {
-  using SG = serial::subgroup<W>;
+  using SG = host_lanes::subgroup<W>;
   const SG sg;
   // x[lane][t]: lane's product at block topic t. Distinct small integers keep every partial
   // sum exact in float, so equality is exact.
@@ -66,7 +66,7 @@ TEST_CASE("closed-form: butterfly table matches Figure 2's closed form for W=64"
 // Figure 2 itself (W = 8, K = 19) spelled out for two entries the text singles out: the
 // first row of a block holds Z_{j&1}^{j..j}; the fourth row holds lane j's own half-block.
 TEST_CASE("closed-form: Figure 2 rows 3 and 6 of the first block (W=8, K=19)", "[closed-form]") {
-  using SG = serial::subgroup<8>;
+  using SG = host_lanes::subgroup<8>;
   std::vector<float> w(8 * 19);
   for (int r = 0; r < 8; ++r)
     for (int k = 0; k < 19; ++k) w[r * 19 + k] = static_cast<float>(1 + r + 8 * k);

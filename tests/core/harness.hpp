@@ -1,5 +1,6 @@
-// Test helpers: run one core algorithm on one warp of the serial reference with a chosen
-// uniform per lane, and the double-precision oracle the algorithms are checked against.
+// Test helpers: run one core algorithm on one warp of the host lanes (the serial reference's
+// subgroup) with a chosen uniform per lane, and the double-precision oracle the algorithms
+// are checked against.
 #pragma once
 
 #include <cmath>
@@ -8,7 +9,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/search.hpp"
-#include "butterfly/serial/run.hpp"
+#include "butterfly/host_lanes/run.hpp"
 
 namespace butterfly::test {
 
@@ -35,7 +36,7 @@ inline const std::vector<int> all_widths{4, 8, 16, 32, 64};
 // Calls f(std::integral_constant<int, W>) for every width the serial backend has.
 template <class F>
 void for_all_widths(F f) {
-  for (int w : all_widths) serial::with_width(w, f);
+  for (int w : all_widths) host_lanes::with_width(w, f);
 }
 
 // K values from the issue: edge cases around W plus two large ones.
@@ -47,7 +48,7 @@ inline std::vector<int> k_grid(int W) {
 template <int W, class Kernel>
 std::vector<int> draw_rows_with_u(const std::vector<float>& weights, int K,
                                   const std::vector<float>& u) {
-  using SG = serial::subgroup<W>;
+  using SG = host_lanes::subgroup<W>;
   const SG sg;
   std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
   const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
@@ -68,7 +69,7 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
                                       const std::vector<float>& phi, int K,
                                       const std::vector<std::int32_t>& words,
                                       const std::vector<float>& u) {
-  using SG = serial::subgroup<W>;
+  using SG = host_lanes::subgroup<W>;
   const SG sg;
   std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
   const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);

@@ -97,7 +97,7 @@ TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
 // steers it into topic 0, whose weight is zero. The draw's guard must catch it.
 TEST_CASE("zero-weight: the butterfly's rounding trap is caught (regression)", "[zero-weight]") {
   constexpr int W = 4, K = 4;
-  using SG = serial::subgroup<W>;
+  using SG = host_lanes::subgroup<W>;
   const std::vector<float> w{
       0x1.59081ep+12f, 0x1.376f88p-3f, 0x1.38b46cp+4f, 0x1.47fdbap-11f,
       0x0p+0f,         0x1.26f6fp+3f,  0x1.e1e504p+6f, 0x1.72369cp-10f,

@@ -1,6 +1,7 @@
-// What every host entry point does before launching: check the arguments, resolve the
-// width, and build the weight source (for the product form with the cached warp plan when
-// options.pack_warps). Backends differ only in how they then run the warps.
+// What every entry point does before launching: check the arguments, resolve the width, and
+// build the weight source (for the product form with the cached warp plan when
+// options.pack_warps). Used by core/src/entry.cpp and by the Kokkos View API, whose widths
+// depend on the execution space.
 #pragma once
 
 #include <memory>

@@ -58,6 +58,7 @@ struct product_form {
   std::int64_t N;
   int K;
   packed_slots packed{nullptr, nullptr, nullptr, 0};  // no packing unless a backend passes a plan
+  std::int64_t V = 0;  // rows of phi (the kernels never need it; a backend that copies phi does)
 
   static constexpr bool caches_theta = true;
 

@@ -9,7 +9,7 @@
 //   SG::width                         W, a compile-time power of two
 //   SG::varying<T>, SG::mask          per-lane values and per-lane booleans
 //   sg.lane()                         varying<int> 0..W-1
-//   sg.any(m), sg.all(m)              subgroup-wide reductions (all lanes must participate)
+//   sg.any(m)                         subgroup-wide "any lane" (all lanes must participate)
 //   sg.select(m, a, b)                per-lane choice, a and b uniform or varying
 //   sg.shuffle(v, src)                src uniform: broadcast lane src (result uniform);
 //                                     src varying: each lane reads lane src[l] (mod W)

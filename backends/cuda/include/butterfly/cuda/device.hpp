@@ -23,4 +23,4 @@ using stream_t = CUstream_st*;  // cudaStream_t; nullptr is the default stream
 }  // namespace butterfly::cuda
 
 #define BUTTERFLY_GPU_NS cuda
-#include "butterfly/gpu/device_api.hpp"
+#include "butterfly/cuda_hip/device_api.hpp"

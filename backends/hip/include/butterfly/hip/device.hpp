@@ -13,4 +13,4 @@ using stream_t = ihipStream_t*;  // hipStream_t; nullptr is the default stream
 }  // namespace butterfly::hip
 
 #define BUTTERFLY_GPU_NS hip
-#include "butterfly/gpu/device_api.hpp"
+#include "butterfly/cuda_hip/device_api.hpp"

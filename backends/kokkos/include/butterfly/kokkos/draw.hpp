@@ -6,20 +6,23 @@
 //
 // theta (M x K), phi (V x K) and weights (R x K) are rank-2 LayoutRight float Views;
 // doc_offsets (int64, M + 1), words (int32, N), z and out (int32) are rank-1; all contiguous
-// and in a memory space that space can access. Like any Kokkos kernel the call may return
-// before z is written: fence space before reading it. Results equal butterfly::reference at
-// the same width bit for bit; host spaces support the reference's widths, device spaces
-// their warp width (32 on Cuda, the wavefront size on HIP).
+// and in a memory space that space can access. On a device space the call may return before
+// z is written (except with warp packing, the default, when it waits for its kernel): fence
+// space before reading z. Host spaces finish before returning. Results
+// equal butterfly::reference at the same width bit for bit; host spaces support the
+// reference's widths, device spaces their warp width (32 on Cuda, the wavefront size on HIP).
 //
-// The argument checks run on the host: they read doc_offsets and words, and theta and phi
-// only with options.validate. For views the host cannot read, those are copied to the host
-// first (and the call then blocks until the copy is done).
+// Every option means what it means for butterfly::draw_topics: the checks, the width and the
+// warp plan are the core's (detail/prepare.hpp), run on the host. They read doc_offsets and
+// words, and theta and phi only with options.validate; views the host cannot read are copied
+// to the host first (the call then blocks until the copy is done).
 //
 // The application owns Kokkos's lifetime: initialize Kokkos before calling these.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -27,7 +30,8 @@
 #include <Kokkos_Core.hpp>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/detail/checks.hpp"
+#include "butterfly/detail/prepare.hpp"
+#include "butterfly/detail/uploaded_plans.hpp"
 #include "butterfly/kokkos/launch.hpp"
 
 namespace butterfly::kokkos {
@@ -60,6 +64,7 @@ auto host_view(const View& v, bool needed) {
   return needed ? Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, v) : Mirror{};
 }
 
+// What the checks read: the host copy's data (null when not copied) with the View's size.
 template <class Host, class View>
 auto host_span(const Host& host, const View& original) {
   return span<const typename View::non_const_value_type>(host.data(), original.size());
@@ -70,6 +75,39 @@ inline int topic_count(const char* fn, std::size_t k) {
     throw std::invalid_argument(std::string("butterfly::") + fn + ": K = " + std::to_string(k) +
                                 " topics do not fit in an int");
   return static_cast<int>(k);
+}
+
+// The warp plan where space's kernels can read it: the host plan itself on host spaces, a
+// copy in the space's memory (uploaded once per plan) elsewhere. Keep the returned pointer
+// until the kernels are done.
+template <class ExecSpace>
+struct device_plan {
+  using view = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>;
+  view doc, first, count;
+  static view upload(const std::vector<std::int64_t>& v) {
+    view d("butterfly::warp_plan", v.size());
+    Kokkos::deep_copy(d, Kokkos::View<const std::int64_t*, Kokkos::HostSpace,
+                                      Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+    return d;
+  }
+  explicit device_plan(const butterfly::detail::warp_plan& p)
+      : doc(upload(p.doc)), first(upload(p.first)), count(upload(p.count)) {}
+};
+
+template <class ExecSpace>
+std::shared_ptr<const void> place_plan(const butterfly::detail::topics_call& call,
+                                       butterfly::detail::product_form& src) {
+  if constexpr (is_host_space<ExecSpace>) {
+    return call.plan;
+  } else {
+    if (!call.plan) return nullptr;
+    static butterfly::detail::uploaded_plans<device_plan<ExecSpace>> plans;
+    auto copy = plans.get(call.plan, [](const auto& p) { return device_plan<ExecSpace>(p); });
+    src.packed.doc = copy->doc.data();
+    src.packed.first = copy->first.data();
+    src.packed.count = copy->count.data();
+    return copy;
+  }
 }
 
 }  // namespace detail
@@ -99,17 +137,23 @@ void draw_topics(const ExecSpace& space, const Theta& theta, const Phi& phi,
   const auto h_phi = detail::host_view(phi, o.validate);
   const auto h_offsets = detail::host_view(doc_offsets, true);
   const auto h_words = detail::host_view(words, true);
-  const auto s = butterfly::detail::check_topics(
-      fn, detail::host_span(h_theta, theta), detail::host_span(h_phi, phi),
-      K, detail::host_span(h_offsets, doc_offsets), detail::host_span(h_words, words),
-      span<std::int32_t>(z.data(), z.size()), o);
-  const int width = butterfly::detail::resolve_width(fn, o.width, native_width<ExecSpace>(),
-                                                     supported_widths<ExecSpace>());
-  if (s.N == 0) return;
-  detail::launch(space,
-                 butterfly::detail::product_form{theta.data(), phi.data(), doc_offsets.data(),
-                                                 words.data(), s.M, s.N, s.K},
-                 width, z.data(), o);
+  const auto call = butterfly::detail::prepare_topics(
+      fn, detail::host_span(h_theta, theta), detail::host_span(h_phi, phi), K,
+      detail::host_span(h_offsets, doc_offsets), detail::host_span(h_words, words),
+      span<std::int32_t>(z.data(), z.size()), o, native_width<ExecSpace>(),
+      supported_widths<ExecSpace>());
+  if (call.empty()) return;
+  // The checks read host copies; the kernels read the Views.
+  butterfly::detail::product_form src = call.src;
+  src.theta = theta.data();
+  src.phi = phi.data();
+  src.offsets = doc_offsets.data();
+  src.words = words.data();
+  const auto plan = detail::place_plan<ExecSpace>(call, src);
+  detail::launch(space, src, call.width, z.data(), o);
+  // A device kernel may still read the uploaded plan, which another call could evict from
+  // the cache once this function has let go of it.
+  if (plan) space.fence("butterfly::kokkos::draw_topics");
 }
 
 template <class ExecSpace, class Weights, class Out>
@@ -123,12 +167,13 @@ void draw_rows(const ExecSpace& space, const Weights& weights, const Out& out,
   detail::require_contiguous(fn, "out", out);
   const int K = detail::topic_count(fn, weights.extent(1));
   const auto h_weights = detail::host_view(weights, o.validate);
-  const std::int64_t R = butterfly::detail::check_rows(
-      fn, detail::host_span(h_weights, weights), K, span<std::int32_t>(out.data(), out.size()), o);
-  const int width = butterfly::detail::resolve_width(fn, o.width, native_width<ExecSpace>(),
-                                                     supported_widths<ExecSpace>());
-  if (R == 0) return;
-  detail::launch(space, butterfly::detail::row_form{weights.data(), R, K}, width, out.data(), o);
+  const auto call = butterfly::detail::prepare_rows(
+      fn, detail::host_span(h_weights, weights), K, span<std::int32_t>(out.data(), out.size()),
+      o, native_width<ExecSpace>(), supported_widths<ExecSpace>());
+  if (call.empty()) return;
+  butterfly::detail::row_form src = call.src;
+  src.weights = weights.data();
+  detail::launch(space, src, call.width, out.data(), o);
 }
 
 }  // namespace butterfly::kokkos

@@ -1,30 +1,40 @@
 // How the core kernels launch on a Kokkos execution space. Host spaces (Serial, OpenMP,
-// Threads) run the serial backend's explicit lanes, a range of warps per work item; device
-// spaces (Cuda, HIP) run one warp per TeamPolicy thread with the W lanes as its vector lanes.
+// Threads) run the host lanes, ranges of warps per work item; device spaces (Cuda, HIP) run
+// one warp per TeamPolicy thread with the W lanes as its vector lanes (the device warp type
+// the CUDA/HIP kernels use too).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/kokkos/vector_subgroup.hpp"
-#include "butterfly/serial/run.hpp"
+#include "butterfly/host_lanes/run.hpp"
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+#include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/detail/kernels.hpp"
+#include "butterfly/device_warp/warp.hpp"
+#endif
 
 namespace butterfly::kokkos {
 
-// Host spaces can read host memory; that is what lets them run the explicit-lane code.
+// Host spaces can read host memory; that is what lets them run the host lanes.
 template <class ExecSpace>
 inline constexpr bool is_host_space =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
+#if defined(KOKKOS_ENABLE_CUDA)
+inline constexpr int device_width = 32;
+#elif defined(KOKKOS_ENABLE_HIP)
+inline constexpr int device_width = Kokkos::Impl::HIPTraits::WarpSize;
+#endif
+
 template <class ExecSpace>
 std::vector<int> supported_widths() {
   if constexpr (is_host_space<ExecSpace>) {
-    return serial::widths();
+    return host_lanes::widths();
   } else {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
     return {device_width};
@@ -37,28 +47,26 @@ std::vector<int> supported_widths() {
 template <class ExecSpace>
 int native_width() {
   if constexpr (is_host_space<ExecSpace>)
-    return 16;  // as the serial reference
+    return host_lanes::native_width;
   else
     return supported_widths<ExecSpace>().front();
 }
 
 namespace detail {
 
-template <int W, class Algorithm, class ExecSpace, class Source>
-void launch_host(const ExecSpace& space, const Source& src, std::int32_t* z,
-                 const draw_options& o) {
-  const std::int64_t warps = serial::warp_count(src.items(), W);
-  // Ranges of warps share one scratch allocation; about eight per thread keep the dynamic
-  // schedule balanced when documents differ in length.
+// Spreads ranges of warps over a host space; each range shares one scratch allocation, and
+// about eight per thread keep the dynamic schedule balanced when documents differ in length.
+template <class ExecSpace, class Range>
+void host_spread(const ExecSpace& space, std::int64_t warps, const Range& range) {
   const std::int64_t chunk =
       std::max<std::int64_t>(1, warps / (8 * static_cast<std::int64_t>(space.concurrency())));
   const std::int64_t chunks = (warps + chunk - 1) / chunk;
   using policy = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
                                      Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for(
-      "butterfly::draw(host lanes)", policy(space, 0, chunks), [=](std::int64_t c) {
-        serial::draw_warp_range<W, Algorithm>(src, z, o, c * chunk, std::min(warps, (c + 1) * chunk));
-      });
+  Kokkos::parallel_for("butterfly::draw(host lanes)", policy(space, 0, chunks),
+                       [=](std::int64_t c) { range(c * chunk, std::min(warps, (c + 1) * chunk)); });
+  // range refers to the caller's frame; host spaces run kernels to completion anyway.
+  space.fence("butterfly::draw(host lanes)");
 }
 
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
@@ -68,10 +76,10 @@ void launch_host(const ExecSpace& space, const Source& src, std::int32_t* z,
 template <int W, class Algorithm, class ExecSpace, class Source>
 void launch_device(const ExecSpace& space, const Source& src, std::int32_t* z,
                    const draw_options& o) {
-  using SG = vector_subgroup<W>;
+  using SG = device_warp::warp<W>;
   using policy = Kokkos::TeamPolicy<ExecSpace>;
   constexpr int warps_per_team = 4;
-  const std::int64_t warps = serial::warp_count(src.items(), W);
+  const std::int64_t warps = host_lanes::warp_count(src.items(), W);
   const std::size_t bytes = butterfly::detail::warp_scratch<SG>::floats(src.K) * sizeof(float);
   const std::uint64_t seed = o.seed;
   const std::uint32_t iteration = o.iteration;
@@ -98,24 +106,24 @@ template <class>
 inline constexpr bool always_false = false;
 
 // Enqueues the draws of src on space; like any Kokkos kernel it may return before z is
-// written. width must be one of supported_widths<ExecSpace>().
+// written. width must be one of supported_widths<ExecSpace>(); src's pointers (its packed
+// slots included) must be accessible from space.
 template <class ExecSpace, class Source>
 void launch(const ExecSpace& space, const Source& src, int width, std::int32_t* z,
             const draw_options& o) {
-  butterfly::detail::with_algorithm(o.method, [&](auto alg) {
-    using Algorithm = decltype(alg);
-    if constexpr (is_host_space<ExecSpace>) {
-      serial::with_width(width, [&](auto w) {
-        launch_host<decltype(w)::value, Algorithm>(space, src, z, o);
-      });
-    } else {
+  if constexpr (is_host_space<ExecSpace>) {
+    host_lanes::draw(src, width, z, o, [&](std::int64_t warps, const auto& range) {
+      host_spread(space, warps, range);
+    });
+  } else {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-      launch_device<device_width, Algorithm>(space, src, z, o);
+    butterfly::detail::with_algorithm(o.method, [&](auto alg) {
+      launch_device<device_width, decltype(alg)>(space, src, z, o);
+    });
 #else
-      static_assert(always_false<ExecSpace>, "butterfly: no device launch for this space");
+    static_assert(always_false<ExecSpace>, "butterfly: no device launch for this space");
 #endif
-    }
-  });
+  }
 }
 
 }  // namespace detail

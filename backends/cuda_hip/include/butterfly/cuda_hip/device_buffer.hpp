@@ -15,7 +15,7 @@
 
 #include "butterfly/span.hpp"
 
-namespace butterfly::gpu {
+namespace butterfly::cuda_hip {
 
 // Each throws std::runtime_error naming the runtime call that failed.
 void* device_allocate(std::size_t bytes);
@@ -81,4 +81,4 @@ class device_buffer {
   std::size_t size_ = 0;
 };
 
-}  // namespace butterfly::gpu
+}  // namespace butterfly::cuda_hip

@@ -1,15 +1,15 @@
 // The draw kernels: one warp per W documents (rows), the warps strided over the grid so
 // that scratch is needed only for the warps that can be resident at once.
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
-#include "butterfly/gpu/runtime.hpp"
+#include "butterfly/cuda_hip/runtime.hpp"
 
 #include <algorithm>
 
 #include "butterfly/detail/kernels.hpp"
 #include "butterfly/detail/draw_warp.hpp"
-#include "butterfly/gpu/device_buffer.hpp"
-#include "butterfly/gpu/launch.hpp"
-#include "butterfly/gpu/subgroup.hpp"
+#include "butterfly/cuda_hip/device_buffer.hpp"
+#include "butterfly/cuda_hip/launch.hpp"
+#include "butterfly/device_warp/warp.hpp"
 
 // The second __launch_bounds__ argument (minimum resident blocks per multiprocessor) caps
 // registers per thread. Raising it is how tests/static_checks demonstrates that a forced
@@ -18,7 +18,7 @@
 #define BUTTERFLY_GPU_MIN_BLOCKS 1
 #endif
 
-namespace butterfly::gpu {
+namespace butterfly::cuda_hip {
 namespace kernel {
 
 constexpr int block_threads = 256;
@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
     draw(const Source src, std::int32_t* z, float* scratch, std::int64_t warps,
          std::uint64_t seed, std::uint32_t iteration, std::uint64_t first_token) {
   if constexpr (built_for_this_target<W>()) {
-    using SG = subgroup<W>;
+    using SG = device_warp::warp<W>;
     using scratch_t = detail::warp_scratch<SG>;
     constexpr int warps_per_block = block_threads / W;
     // slot is the same on every lane of a warp, so the loop below is warp-uniform.
@@ -48,7 +48,9 @@ __global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
     const std::int64_t resident = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
     const auto ws = scratch_t::carve(scratch + slot * scratch_t::floats(src.K), src.K);
     for (std::int64_t q = slot; q < warps; q += resident)
-      detail::draw_warp<Algorithm>(SG{}, src, q, ws, z, seed, iteration, first_token);
+      // Blocks are whole warps, so the lane is the low bits of the thread index.
+      detail::draw_warp<Algorithm>(SG{static_cast<int>(threadIdx.x) & (W - 1)}, src, q, ws, z,
+                                   seed, iteration, first_token);
   }
 }
 
@@ -58,7 +60,7 @@ namespace {
 
 template <int W, class Algorithm, class Source>
 void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t stream) {
-  using scratch_t = detail::warp_scratch<subgroup<W>>;
+  using scratch_t = detail::warp_scratch<device_warp::warp<W>>;
   constexpr int warps_per_block = kernel::block_threads / W;
   const std::int64_t warps = (src.items() + W - 1) / W;
   if (warps == 0) return;
@@ -101,14 +103,6 @@ void dispatch(const Source& src, std::int32_t* z, int width, const draw_options&
 
 }  // namespace
 
-bool has_width(int width) {
-#if defined(__HIP__)
-  return width == 32 || width == 64;
-#else
-  return width == 32;
-#endif
-}
-
 void launch_draw(const detail::product_form& src, std::int32_t* z, int width,
                  const draw_options& options, stream_t stream) {
   dispatch(src, z, width, options, stream);
@@ -118,4 +112,4 @@ void launch_draw(const detail::row_form& src, std::int32_t* out, int width,
   dispatch(src, out, width, options, stream);
 }
 
-}  // namespace butterfly::gpu
+}  // namespace butterfly::cuda_hip

@@ -7,7 +7,7 @@
 
 #include "butterfly/detail/config.hpp"
 
-namespace butterfly::serial {
+namespace butterfly::host_lanes {
 
 template <class T, int W>
 struct lanes {
@@ -121,4 +121,4 @@ BUTTERFLY_FN auto operator-(const lanes<T, W>& a) {
   return zip(a, 0, [](auto x, int) { return static_cast<T>(-x); });
 }
 
-}  // namespace butterfly::serial
+}  // namespace butterfly::host_lanes

@@ -1,32 +1,40 @@
-// The subgroup of the CUDA and HIP backends: one warp (wavefront) of W threads, one thread
-// per lane, so a varying<T> is a plain T in a register. It implements the contract in
-// core/include/butterfly/detail/subgroup.hpp.
+// The subgroup of every GPU execution: one hardware warp (wavefront) of W threads, one
+// thread per lane, so a varying<T> is a plain T in a register. It implements the contract in
+// core/include/butterfly/detail/subgroup.hpp for the CUDA/HIP kernels (backends/cuda_hip)
+// and for Kokkos's device spaces (one TeamPolicy thread's vector lanes): the caller supplies
+// the lane id, since a kernel knows it from threadIdx and Kokkos from ThreadVectorRange.
 //
-// Every reduction and shuffle names all W lanes: core/ keeps every lane of a warp awake
-// until the warp is done (the master-index loop), so the full mask is always right.
+// The intrinsics are chosen by the language dialect (nvcc defines __CUDACC__, hipcc
+// __HIP__), not by the configured backend. Every reduction and shuffle names all W lanes:
+// core/ keeps every lane of a warp awake until the warp is done (the master-index loop), so
+// the full mask is always right; the warp must be the whole hardware warp.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
-#include "butterfly/gpu/runtime.hpp"
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+#elif !defined(__CUDACC__)
+#error "butterfly/device_warp/warp.hpp is compiled by nvcc or hipcc only"
+#endif
 
-namespace butterfly::gpu {
+namespace butterfly::device_warp {
 
 template <int W>
-struct subgroup {
+struct warp {
   static_assert(W == 32 || W == 64, "a warp has 32 lanes (NVIDIA, RDNA) or 64 (CDNA)");
   static constexpr int width = W;
   template <class T>
   using varying = T;
   using mask = bool;
 
-  // Blocks are whole warps, so the lane is the low bits of the thread index.
-  __device__ __forceinline__ int lane() const { return static_cast<int>(threadIdx.x) & (W - 1); }
+  int lane_;  // 0 .. W-1, this thread's lane
+
+  __device__ __forceinline__ int lane() const { return lane_; }
 
 #if defined(__HIP__)
   __device__ __forceinline__ bool any(bool m) const { return __any(m) != 0; }
-  __device__ __forceinline__ bool all(bool m) const { return __all(m) != 0; }
   template <class T>
   __device__ __forceinline__ T shuffle(const T& v, int src) const {
     return __shfl(v, src, W);
@@ -45,21 +53,22 @@ struct subgroup {
   __device__ __forceinline__ std::uint64_t ballot(bool m) const {
     return static_cast<std::uint64_t>(__ballot(m));
   }
-  // A wavefront runs in lock step; the fence orders each lane's stores before the other
-  // lanes' later loads.
+  // A wavefront runs in lock step; the fences order each lane's stores before the other
+  // lanes' later loads (release before the barrier, acquire after it).
   __device__ __forceinline__ void sync() const {
-    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "wavefront");
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
     __builtin_amdgcn_wave_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
   }
 #else
   static constexpr unsigned full = 0xffffffffu;
   __device__ __forceinline__ bool any(bool m) const { return __any_sync(full, m) != 0; }
-  __device__ __forceinline__ bool all(bool m) const { return __all_sync(full, m) != 0; }
   template <class T>
   __device__ __forceinline__ T shuffle(const T& v, int src) const {
     return __shfl_sync(full, v, src, W);
   }
-  // __shfl_xor_sync computes the source lane per thread, so lane_mask may vary by lane.
+  // __shfl_xor_sync computes the source lane per thread, so lane_mask may vary by lane; it
+  // compiles to the butterfly mode of the hardware shuffle (SHFL.BFLY).
   template <class T>
   __device__ __forceinline__ T shuffle_xor(const T& v, int lane_mask) const {
     return __shfl_xor_sync(full, v, lane_mask, W);
@@ -83,11 +92,11 @@ struct subgroup {
 
   template <class T>
   __device__ __forceinline__ T load(const T* base) const {
-    return base[lane()];
+    return base[lane_];
   }
   template <class T>
   __device__ __forceinline__ void store(T* base, const T& v) const {
-    base[lane()] = v;
+    base[lane_] = v;
   }
   template <class T, class I>
   __device__ __forceinline__ T gather(const T* base, const I& idx) const {
@@ -108,4 +117,4 @@ struct subgroup {
   }
 };
 
-}  // namespace butterfly::gpu
+}  // namespace butterfly::device_warp

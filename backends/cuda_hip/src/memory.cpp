@@ -1,8 +1,8 @@
 // The runtime calls behind device_buffer.
-#include "butterfly/gpu/device_buffer.hpp"
-#include "butterfly/gpu/runtime.hpp"
+#include "butterfly/cuda_hip/device_buffer.hpp"
+#include "butterfly/cuda_hip/runtime.hpp"
 
-namespace butterfly::gpu {
+namespace butterfly::cuda_hip {
 
 void* device_allocate(std::size_t bytes) {
   void* p = nullptr;
@@ -26,4 +26,4 @@ void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) {
       BUTTERFLY_RT(Memcpy)(host_dst, device_src, bytes, BUTTERFLY_RT(MemcpyDeviceToHost)));
 }
 
-}  // namespace butterfly::gpu
+}  // namespace butterfly::cuda_hip

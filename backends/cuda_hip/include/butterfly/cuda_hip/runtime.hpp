@@ -1,5 +1,5 @@
-// The CUDA and HIP runtime APIs behind one spelling, for the code in backends/gpu that both
-// backends compile (as Ginkgo's common/cuda_hip does). Chosen by the language dialect:
+// The CUDA and HIP runtime APIs behind one spelling, for the code in backends/cuda_hip that
+// both backends compile (as Ginkgo's common/cuda_hip does). Chosen by the language dialect:
 // nvcc defines __CUDACC__, hipcc (clang -x hip) defines __HIP__.
 #pragma once
 
@@ -10,18 +10,27 @@
 #include <hip/hip_runtime.h>
 #define BUTTERFLY_RT(name) hip##name
 #define BUTTERFLY_RT_NAME "hip"
+#define BUTTERFLY_GPU_NS hip
 #elif defined(__CUDACC__)
 #include <cuda_runtime.h>
 #define BUTTERFLY_RT(name) cuda##name
 #define BUTTERFLY_RT_NAME "cuda"
+#define BUTTERFLY_GPU_NS cuda
 #else
-#error "butterfly/gpu/runtime.hpp is compiled by nvcc or hipcc only"
+#error "butterfly/cuda_hip/runtime.hpp is compiled by nvcc or hipcc only"
 #endif
 
 // Runs a runtime call and turns a failure into an exception naming the call and the place.
-#define BUTTERFLY_GPU_CHECK(call) ::butterfly::gpu::check((call), #call, __FILE__, __LINE__)
+#define BUTTERFLY_GPU_CHECK(call) ::butterfly::cuda_hip::check((call), #call, __FILE__, __LINE__)
 
-namespace butterfly::gpu {
+// The public namespace of the device-resident API (butterfly::cuda or butterfly::hip) and its
+// stream type, as butterfly/cuda/device.hpp and butterfly/hip/device.hpp declare it for
+// plain C++ users.
+namespace butterfly::BUTTERFLY_GPU_NS {
+using stream_t = BUTTERFLY_RT(Stream_t);
+}  // namespace butterfly::BUTTERFLY_GPU_NS
+
+namespace butterfly::cuda_hip {
 
 using error_t = BUTTERFLY_RT(Error_t);
 using stream_t = BUTTERFLY_RT(Stream_t);
@@ -58,4 +67,4 @@ inline int device_warp_size() {
   return size;
 }
 
-}  // namespace butterfly::gpu
+}  // namespace butterfly::cuda_hip

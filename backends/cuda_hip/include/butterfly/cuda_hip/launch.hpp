@@ -1,24 +1,22 @@
 // Host side of the draw kernels (src/kernels.cpp): runs one algorithm over every warp of a
-// weight source whose pointers are device pointers. Compiled by nvcc or hipcc only.
+// weight source whose pointers (packed slots included) are device pointers. Compiled by nvcc
+// or hipcc only.
 #pragma once
 
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
-#include "butterfly/gpu/runtime.hpp"
+#include "butterfly/cuda_hip/runtime.hpp"
 
 #include <cstdint>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/sources.hpp"
 
-namespace butterfly::gpu {
+namespace butterfly::cuda_hip {
 
-// Widths this build has kernels for: 32 on CUDA; 32 (RDNA) and 64 (CDNA) on HIP.
-bool has_width(int width);
-
-// Writes z (or out) on `stream` and waits for it; width must satisfy has_width.
+// Writes z (or out) on `stream` and waits for it; width is 32, or 64 on HIP.
 void launch_draw(const detail::product_form& src, std::int32_t* z, int width,
                  const draw_options& options, stream_t stream);
 void launch_draw(const detail::row_form& src, std::int32_t* out, int width,
                  const draw_options& options, stream_t stream);
 
-}  // namespace butterfly::gpu
+}  // namespace butterfly::cuda_hip

@@ -1,4 +1,5 @@
-// The serial reference subgroup: W lanes executed by one host thread in lock step.
+// The explicit-lane subgroup of the host backends: W lanes executed by one host thread in
+// lock step. The serial reference runs it as is.
 //
 // It implements the subgroup interface that core/ is written against (see
 // core/include/butterfly/detail/subgroup.hpp). Every primitive is the obvious
@@ -9,9 +10,9 @@
 #include <cstdint>
 
 #include "butterfly/detail/config.hpp"
-#include "butterfly/serial/lanes.hpp"
+#include "butterfly/host_lanes/lanes.hpp"
 
-namespace butterfly::serial {
+namespace butterfly::host_lanes {
 
 template <int W>
 struct subgroup {
@@ -31,14 +32,8 @@ struct subgroup {
     for (int l = 0; l < W; ++l) r = r || m.v[l];
     return r;
   }
-  BUTTERFLY_FN bool all(const mask& m) const {
-    bool r = true;
-    for (int l = 0; l < W; ++l) r = r && m.v[l];
-    return r;
-  }
   // A uniform condition (one bool for the whole subgroup) needs no reduction.
   BUTTERFLY_FN bool any(bool m) const { return m; }
-  BUTTERFLY_FN bool all(bool m) const { return m; }
 
   template <class A, class B>
   BUTTERFLY_FN auto select(const mask& m, const A& a, const B& b) const {
@@ -133,4 +128,4 @@ struct subgroup {
   }
 };
 
-}  // namespace butterfly::serial
+}  // namespace butterfly::host_lanes

@@ -1,21 +1,23 @@
 // Device-resident draws, declared once for both GPU backends. Include it through
 // butterfly/cuda/device.hpp or butterfly/hip/device.hpp, which name the namespace
-// (BUTTERFLY_GPU_NS = cuda or hip) and the stream type first.
+// (BUTTERFLY_GPU_NS = cuda or hip) and the stream type first; the library's own sources get
+// both from butterfly/cuda_hip/runtime.hpp.
 //
 // The arguments mean what they mean for butterfly::draw_topics / draw_rows, but every span
 // points to device memory (e.g. device_buffer::view()), so an application can keep theta,
 // phi, the corpus and z on the GPU across Gibbs iterations. The work runs on `stream`; the
 // call returns when z (out) is written.
 //
-// Only shapes are checked here (the host cannot read device memory cheaply): word ids
-// outside [0, V) or malformed doc_offsets are undefined behaviour, and options.validate
-// is rejected. The host-span entry points in butterfly.hpp check everything.
+// The same checks as the host-span functions run on host copies: doc_offsets and words are
+// always copied to the host (the warp plan needs doc_offsets there), theta, phi and weights
+// only with options.validate (on by default). A loop that keeps its state on the device and
+// knows its weights are finite and non-negative passes validate = false.
 #pragma once
 
 #include <cstdint>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/gpu/device_buffer.hpp"
+#include "butterfly/cuda_hip/device_buffer.hpp"
 
 #ifndef BUTTERFLY_GPU_NS
 #error "include butterfly/cuda/device.hpp or butterfly/hip/device.hpp instead"
@@ -24,7 +26,7 @@
 namespace butterfly::BUTTERFLY_GPU_NS {
 
 template <class T>
-using device_buffer = gpu::device_buffer<T>;
+using device_buffer = cuda_hip::device_buffer<T>;
 
 void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
                  span<const std::int64_t> doc_offsets, span<const std::int32_t> words,

@@ -1,0 +1,93 @@
+// Host launch of the core kernels on explicit lanes, shared by every backend whose lanes are
+// host_lanes (the serial reference, openmp, and Kokkos host spaces): pick the compile-time
+// width and algorithm, then run draw_warp over ranges of warps. A backend only says how the
+// ranges are spread over threads (its `spread`).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "butterfly/detail/backend.hpp"
+#include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/detail/kernels.hpp"
+#include "butterfly/host_lanes/subgroup.hpp"
+
+namespace butterfly::host_lanes {
+
+inline const std::vector<int>& widths() {
+  static const std::vector<int> w{4, 8, 16, 32, 64};
+  return w;
+}
+
+// The width a host backend runs when options.width is 0. A fixed number rather than the
+// register width of the machine: the butterfly's z depends on W, and the same seed must give
+// the same model on every x86-64 machine.
+inline constexpr int native_width = 16;
+
+inline std::int64_t warp_count(std::int64_t items, int W) { return (items + W - 1) / W; }
+
+// Runs warps [q_begin, q_end) of src with one scratch buffer.
+template <int W, class Algorithm, class Source>
+void draw_warp_range(const Source& src, std::int32_t* z, const draw_options& o,
+                     std::int64_t q_begin, std::int64_t q_end) {
+  using SG = subgroup<W>;
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats(src.K));
+  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), src.K);
+  const SG sg;
+  for (std::int64_t q = q_begin; q < q_end; ++q)
+    detail::draw_warp<Algorithm>(sg, src, q, ws, z, o.seed, o.iteration, o.first_token);
+}
+
+// Calls f(std::integral_constant<int, W>{}) for the compile-time width w.
+template <class F>
+void with_width(int w, F&& f) {
+  switch (w) {
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    case 32: return f(std::integral_constant<int, 32>{});
+    case 64: return f(std::integral_constant<int, 64>{});
+  }
+  throw std::invalid_argument("butterfly: no host-lane kernel for width " + std::to_string(w));
+}
+
+// Draws all of src at width w: spread(warps, range) must call range(q_begin, q_end) for
+// ranges that cover [0, warps) exactly once. A warp's draws depend only on its own inputs,
+// so z is the same for any spread.
+template <class Source, class Spread>
+void draw(const Source& src, int w, std::int32_t* z, const draw_options& o, Spread&& spread) {
+  with_width(w, [&](auto width) {
+    constexpr int W = decltype(width)::value;
+    detail::with_algorithm(o.method, [&](auto alg) {
+      spread(warp_count(src.items(), W), [&](std::int64_t q_begin, std::int64_t q_end) {
+        draw_warp_range<W, decltype(alg)>(src, z, o, q_begin, q_end);
+      });
+    });
+  });
+}
+
+// The seam for a backend whose lanes are host_lanes: Derived supplies name(),
+// unavailable_reason() and spread(warps, range) (see draw above).
+template <class Derived>
+class lanes_backend : public detail::backend {
+ public:
+  int native_width() const override { return host_lanes::native_width; }
+  const std::vector<int>& supported_widths() const override { return widths(); }
+  void draw(const detail::product_form& src, const detail::launch& l) const override {
+    run(src, l);
+  }
+  void draw(const detail::row_form& src, const detail::launch& l) const override { run(src, l); }
+
+ private:
+  template <class Source>
+  void run(const Source& src, const detail::launch& l) const {
+    host_lanes::draw(src, l.width, l.z, l.options, [this](std::int64_t warps, auto&& range) {
+      static_cast<const Derived*>(this)->spread(warps, range);
+    });
+  }
+};
+
+}  // namespace butterfly::host_lanes
