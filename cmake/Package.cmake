@@ -2,15 +2,23 @@
 # (the sampling library) and butterfly::lda (corpus/model I/O and the LDA sampler on top).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS butterfly butterfly_lda EXPORT butterflyTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Two export sets, so that a consumer of the sampling library alone never needs zlib.
+foreach(target butterfly butterfly_lda)
+  set(set butterflyTargets)
+  if(target STREQUAL "butterfly_lda")
+    set(set butterflyLdaTargets)
+  endif()
+  install(TARGETS ${target} EXPORT ${set}
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${BUTTERFLY_BACKEND_INCLUDE_DIRS}
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT butterflyTargets NAMESPACE butterfly::
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)
+foreach(set butterflyTargets butterflyLdaTargets)
+  install(EXPORT ${set} NAMESPACE butterfly:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)
+endforeach()
 
 set(BUTTERFLY_CONFIGURED_BACKEND ${BACKEND})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/butterflyConfig.cmake.in

@@ -8,25 +8,16 @@
 namespace butterfly::detail {
 namespace {
 
-using host_space = Kokkos::DefaultHostExecutionSpace;
-
-class kokkos_backend final : public host_lanes::lanes_backend<kokkos_backend> {
- public:
-  std::string_view name() const override { return "kokkos"; }
-  std::string unavailable_reason() const override {
-    return kokkos::detail::session_unavailable_reason();
-  }
-  template <class Range>
-  void spread(std::int64_t warps, const Range& range) const {
-    kokkos::detail::require_session("draw");
-    kokkos::detail::host_spread(host_space(), warps, range);
-  }
-};
+void spread_on_host_space(std::int64_t warps, const chunk_body& range) {
+  kokkos::detail::require_session("draw");
+  kokkos::detail::host_spread(Kokkos::DefaultHostExecutionSpace(), warps, range);
+}
 
 }  // namespace
 
 const backend& configured_backend() {
-  static const kokkos_backend b;
+  static const host_lanes::lanes_backend b("kokkos", spread_on_host_space,
+                                           kokkos::detail::session_unavailable_reason);
   return b;
 }
 

@@ -1,6 +1,6 @@
 // butterfly::kokkos::draw_topics/draw_rows on every host execution space of the installed
-// Kokkos, on the conformance suite's inputs, at every width: bit for bit the serial
-// reference.
+// Kokkos, on the conformance suite's inputs, at every width, warp packing on and off: bit for
+// bit the serial reference.
 #include <catch2/catch.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -56,7 +56,7 @@ std::vector<std::int32_t> draw_on(const Space& space, const butterfly::conforman
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("kokkos View API equals the serial reference on every host space", "[kokkos]"
+TEMPLATE_TEST_CASE("kokkos View API equals the serial reference on every host space, packing on and off", "[kokkos]"
 #if defined(KOKKOS_ENABLE_SERIAL)
                    , Kokkos::Serial
 #endif
@@ -80,8 +80,12 @@ TEMPLATE_TEST_CASE("kokkos View API equals the serial reference on every host sp
         o.seed = butterfly::conformance::draw_seed;
         o.iteration = butterfly::conformance::draw_iteration;
         o.width = width;
-        INFO("case " << c.name << ", " << butterfly::name(method) << ", width " << width);
-        CHECK(draw_on(space, c, o) == want);
+        for (bool pack : {true, false}) {
+          o.pack_warps = pack;
+          INFO("case " << c.name << ", " << butterfly::name(method) << ", width " << width
+                       << ", pack_warps " << pack);
+          CHECK(draw_on(space, c, o) == want);
+        }
       }
 }
 

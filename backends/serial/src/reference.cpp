@@ -3,22 +3,10 @@
 #include "butterfly/host_lanes/run.hpp"
 
 namespace butterfly::detail {
-namespace {
-
-class serial_backend final : public host_lanes::lanes_backend<serial_backend> {
- public:
-  std::string_view name() const override { return "serial"; }
-  std::string unavailable_reason() const override { return {}; }
-  template <class Range>
-  void spread(std::int64_t warps, Range& range) const {
-    range(0, warps);
-  }
-};
-
-}  // namespace
 
 const backend& reference_backend() {
-  static const serial_backend b;
+  static const host_lanes::lanes_backend b(
+      "serial", [](std::int64_t warps, const chunk_body& range) { range(0, warps); });
   return b;
 }
 

@@ -17,10 +17,6 @@
 #pragma once
 
 struct CUstream_st;
-
-namespace butterfly::cuda {
-using stream_t = CUstream_st*;  // cudaStream_t; nullptr is the default stream
-}  // namespace butterfly::cuda
-
 #define BUTTERFLY_GPU_NS cuda
+#define BUTTERFLY_GPU_STREAM CUstream_st*  // cudaStream_t; nullptr is the default stream
 #include "butterfly/cuda_hip/device_api.hpp"

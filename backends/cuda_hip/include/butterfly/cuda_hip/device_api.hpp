@@ -1,7 +1,7 @@
 // Device-resident draws, declared once for both GPU backends. Include it through
 // butterfly/cuda/device.hpp or butterfly/hip/device.hpp, which name the namespace
-// (BUTTERFLY_GPU_NS = cuda or hip) and the stream type first; the library's own sources get
-// both from butterfly/cuda_hip/runtime.hpp.
+// (BUTTERFLY_GPU_NS = cuda or hip) and the stream type (BUTTERFLY_GPU_STREAM) first; the
+// library's own sources get both from butterfly/cuda_hip/runtime.hpp.
 //
 // The arguments mean what they mean for butterfly::draw_topics / draw_rows, but every span
 // points to device memory (e.g. device_buffer::view()), so an application can keep theta,
@@ -19,11 +19,13 @@
 #include "butterfly/butterfly.hpp"
 #include "butterfly/cuda_hip/device_buffer.hpp"
 
-#ifndef BUTTERFLY_GPU_NS
+#if !defined(BUTTERFLY_GPU_NS) || !defined(BUTTERFLY_GPU_STREAM)
 #error "include butterfly/cuda/device.hpp or butterfly/hip/device.hpp instead"
 #endif
 
 namespace butterfly::BUTTERFLY_GPU_NS {
+
+using stream_t = BUTTERFLY_GPU_STREAM;
 
 template <class T>
 using device_buffer = cuda_hip::device_buffer<T>;

@@ -11,24 +11,22 @@
 #define BUTTERFLY_RT(name) hip##name
 #define BUTTERFLY_RT_NAME "hip"
 #define BUTTERFLY_GPU_NS hip
+#define BUTTERFLY_GPU_STREAM hipStream_t
 #elif defined(__CUDACC__)
 #include <cuda_runtime.h>
 #define BUTTERFLY_RT(name) cuda##name
 #define BUTTERFLY_RT_NAME "cuda"
 #define BUTTERFLY_GPU_NS cuda
+#define BUTTERFLY_GPU_STREAM cudaStream_t
 #else
 #error "butterfly/cuda_hip/runtime.hpp is compiled by nvcc or hipcc only"
 #endif
+// BUTTERFLY_GPU_NS and BUTTERFLY_GPU_STREAM: the public namespace of the device-resident API
+// and its stream type, which butterfly/cuda/device.hpp and butterfly/hip/device.hpp spell
+// without the runtime's headers for plain C++ users (cudaStream_t is CUstream_st*).
 
 // Runs a runtime call and turns a failure into an exception naming the call and the place.
 #define BUTTERFLY_GPU_CHECK(call) ::butterfly::cuda_hip::check((call), #call, __FILE__, __LINE__)
-
-// The public namespace of the device-resident API (butterfly::cuda or butterfly::hip) and its
-// stream type, as butterfly/cuda/device.hpp and butterfly/hip/device.hpp declare it for
-// plain C++ users.
-namespace butterfly::BUTTERFLY_GPU_NS {
-using stream_t = BUTTERFLY_RT(Stream_t);
-}  // namespace butterfly::BUTTERFLY_GPU_NS
 
 namespace butterfly::cuda_hip {
 

@@ -7,10 +7,6 @@
 #pragma once
 
 struct ihipStream_t;
-
-namespace butterfly::hip {
-using stream_t = ihipStream_t*;  // hipStream_t; nullptr is the default stream
-}  // namespace butterfly::hip
-
 #define BUTTERFLY_GPU_NS hip
+#define BUTTERFLY_GPU_STREAM ihipStream_t*  // hipStream_t; nullptr is the default stream
 #include "butterfly/cuda_hip/device_api.hpp"

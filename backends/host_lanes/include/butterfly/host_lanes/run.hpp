@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -12,6 +13,7 @@
 
 #include "butterfly/detail/backend.hpp"
 #include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/detail/kernels.hpp"
 #include "butterfly/host_lanes/subgroup.hpp"
 
@@ -69,25 +71,32 @@ void draw(const Source& src, int w, std::int32_t* z, const draw_options& o, Spre
   });
 }
 
-// The seam for a backend whose lanes are host_lanes: Derived supplies name(),
-// unavailable_reason() and spread(warps, range) (see draw above).
-template <class Derived>
-class lanes_backend : public detail::backend {
+// The seam for a backend whose lanes are host_lanes. Backends differ only in how ranges of
+// warps are spread over threads (spread(warps, range) calls range(q_begin, q_end) for ranges
+// covering [0, warps) exactly once) and, for Kokkos, in whether they can run at all.
+class lanes_backend final : public detail::backend {
  public:
+  using spread_fn = std::function<void(std::int64_t warps, const detail::chunk_body& range)>;
+  using reason_fn = std::function<std::string()>;
+
+  lanes_backend(std::string_view name, spread_fn spread, reason_fn reason = {})
+      : name_(name), spread_(std::move(spread)), reason_(std::move(reason)) {}
+
+  std::string_view name() const override { return name_; }
+  std::string unavailable_reason() const override { return reason_ ? reason_() : std::string(); }
   int native_width() const override { return host_lanes::native_width; }
   const std::vector<int>& supported_widths() const override { return widths(); }
   void draw(const detail::product_form& src, const detail::launch& l) const override {
-    run(src, l);
+    host_lanes::draw(src, l.width, l.z, l.options, spread_);
   }
-  void draw(const detail::row_form& src, const detail::launch& l) const override { run(src, l); }
+  void draw(const detail::row_form& src, const detail::launch& l) const override {
+    host_lanes::draw(src, l.width, l.z, l.options, spread_);
+  }
 
  private:
-  template <class Source>
-  void run(const Source& src, const detail::launch& l) const {
-    host_lanes::draw(src, l.width, l.z, l.options, [this](std::int64_t warps, auto&& range) {
-      static_cast<const Derived*>(this)->spread(warps, range);
-    });
-  }
+  std::string_view name_;
+  spread_fn spread_;
+  reason_fn reason_;
 };
 
 }  // namespace butterfly::host_lanes
