@@ -9,8 +9,6 @@
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (for callgrind); default all.
 #include <benchmark/benchmark.h>
 
-#include <map>
-#include <memory>
 #include <string>
 
 #include "butterfly/butterfly.hpp"
