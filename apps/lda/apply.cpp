@@ -1,5 +1,4 @@
 // butterfly-lda topics and infer: read a trained model directory.
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <unordered_map>
@@ -33,53 +32,21 @@ model read_model(const std::string& dir) {
 
 }  // namespace
 
-int topics(const std::vector<std::string>& args) {
-  const std::vector<option_spec> specs = {
-      {"model", "DIR", "", "model directory written by butterfly-lda train (required)"},
-      {"top-words", "N", "10", "words per topic"},
-      {"help", "", "", "show this help"},
-  };
-  const option_values o(specs, args);
-  if (o.flag("help")) {
-    std::cout << help_text("butterfly-lda topics --model DIR [OPTIONS]",
-                           "Prints the most probable words of every topic of a trained model.", specs);
-    return 0;
-  }
-  if (!o.given("model")) throw usage_error("missing --model DIR");
-  const int top = static_cast<int>(o.integer("top-words", 1, 1000));
-  const model m = read_model(o.text("model"));
-  print_topics(std::cout, m.phi.data, m.vocab, m.K, top);
+int topics(const topics_args& a) {
+  const model m = read_model(a.model);
+  print_topics(std::cout, m.phi.data, m.vocab, m.K, a.top_words);
   return 0;
 }
 
-int infer(const std::vector<std::string>& args) {
-  std::vector<option_spec> specs = corpus_options();
-  const std::vector<option_spec> more = {
-      {"model", "DIR", "", "model directory written by butterfly-lda train (required)"},
-      {"out", "FILE", "theta.npy", "where to write theta (documents x K float32 .npy)"},
-      {"sweeps", "N", "20", "Gibbs sweeps of z and theta per document (the second half is averaged)"},
-      {"seed", "S", "1", "random seed"},
-      {"help", "", "", "show this help"},
-  };
-  specs.insert(specs.end(), more.begin(), more.end());
-  const option_values o(specs, args);
-  if (o.flag("help")) {
-    std::cout << help_text("butterfly-lda infer --model DIR --corpus PATH [OPTIONS]",
-                           "Estimates the topic proportions of new documents with the model's topics fixed.\n"
-                           "Words are matched to the model's vocabulary by spelling; unknown words are skipped.",
-                           specs);
-    return 0;
-  }
-  if (!o.given("model")) throw usage_error("missing --model DIR");
-  const corpus_source src = corpus_source_from(o, false);
-  const int sweeps = static_cast<int>(o.integer("sweeps", 2, 100000));
-  const auto seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
-  const std::string dir = o.text("model");
-  const model m = read_model(dir);
+int infer(const infer_args& a) {
+  const corpus_source src = corpus_source_from(a.corpus);
+  const model m = read_model(a.model);
+  const std::string model_json = a.model + "/model.json";
+  const nlohmann::json description = read_model_json(model_json);
   lda::hyperparameters h;
   h.num_topics = m.K;
-  h.alpha = model_json_number(dir + "/model.json", "alpha");
-  h.beta = model_json_number(dir + "/model.json", "beta");
+  h.alpha = number_field(description, model_json, "alpha");
+  h.beta = number_field(description, model_json, "beta");
 
   const io::corpus c = load_corpus(src);
   std::unordered_map<std::string, std::int32_t> id;
@@ -96,12 +63,12 @@ int infer(const std::vector<std::string>& args) {
     docs.doc_offsets.push_back(static_cast<std::int64_t>(docs.words.size()));
   }
   lda::fold_in_options fold;
-  fold.sweeps = sweeps;
-  fold.seed = seed;
+  fold.sweeps = a.sweeps;
+  fold.seed = a.seed;
   const auto theta = lda::infer_theta(docs.view(), m.phi.data, h, fold);
-  io::write_npy(o.text("out"), theta.data(), docs.view().num_docs(), m.K);
+  io::write_npy(a.out, theta.data(), docs.view().num_docs(), m.K);
   std::fprintf(stderr, "theta of %lld documents written to %s (%lld tokens with words unknown to the model skipped)\n",
-               static_cast<long long>(c.num_docs()), o.text("out").c_str(), static_cast<long long>(unknown));
+               static_cast<long long>(c.num_docs()), a.out.c_str(), static_cast<long long>(unknown));
   return 0;
 }
 

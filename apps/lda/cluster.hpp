@@ -26,10 +26,6 @@ class cluster {
   template <class T>
   std::vector<T> gather(const std::vector<T>& local) const;
 
-  // Wall seconds spent in sum and gather so far: communication, and waiting for the
-  // slowest process to arrive.
-  double communication_seconds() const { return seconds_; }
-
   // Ends the whole job with exit code `code` when there are other processes (MPI_Abort:
   // a process that fails while the others wait in a collective must not hang them);
   // returns when this is the only process.
@@ -38,7 +34,6 @@ class cluster {
  private:
   cluster();
   int rank_ = 0, size_ = 1;
-  mutable double seconds_ = 0;
 };
 
 }  // namespace butterfly::app

@@ -1,14 +1,14 @@
-// The subcommands of butterfly-lda. Each takes the arguments after its name and returns
-// the exit code; usage_error (exit 2) and io::input_error (exit 1) propagate to main.
+// The commands of butterfly-lda, given their parsed options; each returns the exit code.
+// io::input_error (exit 1) and CLI::ValidationError (exit 2) propagate to run_program.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "options.hpp"
+#include "train_hooks.hpp"
 
 namespace butterfly::app {
 
-int train(const std::vector<std::string>& args);
-int topics(const std::vector<std::string>& args);
-int infer(const std::vector<std::string>& args);
+int train(const train_args& given, const train_hooks& hooks);
+int topics(const topics_args& a);
+int infer(const infer_args& a);
 
 }  // namespace butterfly::app

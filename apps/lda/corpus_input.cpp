@@ -1,6 +1,6 @@
 #include "corpus_input.hpp"
 
-#include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -26,47 +26,62 @@ std::string format_from_name(const std::string& path) {
 
 }  // namespace
 
-std::vector<option_spec> corpus_options() {
-  return {
-      {"corpus", "PATH", "", "documents: UCI docword, LDA-C or plain text (one document per line), plain or .gz; "
-                             "without it the bundled ap corpus"},
-      {"docword", "PATH", "", "same as --corpus, for a UCI docword file"},
-      {"vocab", "PATH", "", "vocabulary file, word i on line i (UCI, LDA-C)"},
-      {"corpus-format", "uci|ldac|text", "by file name: docword* = uci, *.dat/*.ldac = ldac, else text",
-       "format of --corpus"},
-      {"stopwords", "PATH", "", "text format: file of stop words to drop (one per line)"},
-      {"min-df", "N", "1", "text format: drop words found in fewer than N documents"},
-  };
+void add_corpus_options(CLI::App& cmd, corpus_args& a, corpus_required required) {
+  // Paths become absolute as they are parsed: what train stores in a checkpoint then reads
+  // the same files from any directory.
+  const CLI::Validator absolute_path(
+      [](std::string& path) {
+        path = absolute(path);
+        return std::string();
+      },
+      "");
+  CLI::App* documents = cmd.add_option_group("documents", "the corpus to read");
+  documents
+      ->add_option("--corpus", a.corpus,
+                   "documents: UCI docword, LDA-C or plain text (one document per line), plain or .gz" +
+                       std::string(required == corpus_required::yes ? "" : "; without it the bundled ap corpus"))
+      ->type_name("PATH")->transform(absolute_path);
+  documents->add_option("--docword", a.docword, "same as --corpus, for a UCI docword file")->type_name("PATH")
+      ->transform(absolute_path);
+  if (required == corpus_required::yes) documents->require_option(1);
+  else documents->require_option(0, 1);
+  cmd.add_option("--vocab", a.vocab, "vocabulary file, word i on line i (UCI, LDA-C)")->type_name("PATH")
+      ->transform(absolute_path);
+  cmd.add_option("--corpus-format", a.format,
+                 "format of --corpus (default: by file name: docword* = uci, *.dat/*.ldac = ldac, else text)")
+      ->type_name("FORMAT")->check(CLI::IsMember({"uci", "ldac", "text"}));
+  cmd.add_option("--stopwords", a.stopwords, "text format: file of stop words to drop (one per line)")
+      ->type_name("PATH")->transform(absolute_path);
+  cmd.add_option("--min-df", a.min_df, "text format: drop words found in fewer than N documents")->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))->default_str(std::to_string(corpus_source{}.min_df));
 }
 
-corpus_source corpus_source_from(const option_values& o, bool bundled_by_default) {
-  if (o.given("corpus") && o.given("docword")) throw usage_error("give --corpus or --docword, not both");
+corpus_source corpus_source_from(const corpus_args& a) {
+  // Which options apply depends on the format, which may come from the file name: checked
+  // here rather than declared to CLI11.
+  const auto refuse_if = [](bool given, const char* option, const std::string& why) {
+    if (given) throw CLI::ValidationError(option, why);
+  };
   corpus_source s;
-  s.path = o.given("corpus") ? o.text("corpus") : o.text("docword");
-  s.vocab = o.text("vocab");
-  s.stopwords = o.text("stopwords");
-  s.min_df = static_cast<int>(o.integer("min-df", 1, 1 << 30));
-  if (s.path.empty()) {
-    if (!bundled_by_default) throw usage_error("missing --corpus (or --docword): the documents to read");
-    if (o.given("vocab") || o.given("corpus-format"))
-      throw usage_error("--vocab and --corpus-format need --corpus (or --docword)");
+  if (a.corpus || a.docword) {
+    s.path = a.corpus ? *a.corpus : *a.docword;
+    s.format = a.format ? *a.format : a.docword ? "uci" : format_from_name(s.path);
+    s.vocab = a.vocab.value_or("");
+  } else {
+    const char* const why = "needs --corpus or --docword (the bundled corpus has its own)";
+    refuse_if(a.vocab.has_value(), "--vocab", why);
+    refuse_if(a.format.has_value(), "--corpus-format", why);
     const std::string dir = bundled_data_dir();
     s.path = dir + "/" + bundled_docword;
     s.vocab = dir + "/" + bundled_vocab;
     s.format = "uci";
-    return s;
   }
-  s.format = o.given("corpus-format") ? o.text("corpus-format")
-             : o.given("docword")     ? "uci"
-                                      : format_from_name(s.path);
-  if (s.format != "uci" && s.format != "ldac" && s.format != "text")
-    throw usage_error("option --corpus-format must be uci, ldac or text, got '" + s.format + "'");
-  if (s.format == "text" && o.given("vocab")) throw usage_error("--vocab does not apply to --corpus-format text");
-  if (s.format != "text" && (o.given("stopwords") || o.given("min-df")))
-    throw usage_error("--stopwords and --min-df apply to --corpus-format text only");
-  s.path = absolute(s.path);
-  s.vocab = absolute(s.vocab);
-  s.stopwords = absolute(s.stopwords);
+  refuse_if(s.format == "text" && a.vocab, "--vocab", "does not apply to --corpus-format text");
+  const std::string text_only = "applies to --corpus-format text only, not " + s.format;
+  refuse_if(s.format != "text" && a.stopwords, "--stopwords", text_only);
+  refuse_if(s.format != "text" && a.min_df, "--min-df", text_only);
+  s.stopwords = a.stopwords.value_or("");
+  s.min_df = a.min_df.value_or(s.min_df);
   return s;
 }
 

@@ -1,15 +1,29 @@
 // Where butterfly-lda gets its documents: the corpus options, and the bundled corpus.
 #pragma once
 
+#include <optional>
 #include <string>
-#include <vector>
 
 #include "butterfly/io/corpus.hpp"
-#include "options.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace butterfly::app {
 
-std::vector<option_spec> corpus_options();
+// The corpus options as given; empty when not given. Paths are made absolute while
+// parsing, so a run can be resumed from another directory.
+struct corpus_args {
+  std::optional<std::string> corpus, docword, vocab, format, stopwords;
+  std::optional<int> min_df;
+};
+
+enum class corpus_required { no, yes };
+
+// --corpus or --docword (at most one; exactly one when required), --vocab,
+// --corpus-format, --stopwords, --min-df.
+void add_corpus_options(CLI::App& cmd, corpus_args& a, corpus_required required);
 
 struct corpus_source {
   std::string format;  // uci, ldac or text
@@ -19,10 +33,10 @@ struct corpus_source {
   int min_df = 1;
 };
 
-// From --corpus/--docword, --vocab, --corpus-format, --stopwords, --min-df. Without a
-// corpus option, the bundled ap corpus when `bundled_by_default`, else a usage_error.
-// Paths are made absolute so a run can be resumed from another directory.
-corpus_source corpus_source_from(const option_values& o, bool bundled_by_default);
+// The documents `a` names; without --corpus/--docword the bundled ap corpus. Options that
+// do not apply to the corpus's format, whether given or guessed from the file name, are a
+// CLI::ValidationError naming them.
+corpus_source corpus_source_from(const corpus_args& a);
 
 // Reads it (io::input_error on a malformed file).
 io::corpus load_corpus(const corpus_source& s);

@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <numeric>
-#include <sstream>
 
 #include "butterfly/io/atomic_file.hpp"
 #include "butterfly/io/error.hpp"
-#include "butterfly/io/json.hpp"
 
 namespace butterfly::app {
 
@@ -70,28 +67,44 @@ std::vector<std::string> read_vocab(const std::string& path) {
 void write_metrics(const std::string& path, const std::vector<lda::metrics_record>& history) {
   io::write_atomic(path, [&](std::ostream& out) {
     for (const auto& r : history) {
-      io::json_object o;
-      o.add("iteration", r.iteration);
-      if (!std::isnan(r.log_likelihood)) o.add("log_likelihood", r.log_likelihood);
-      if (!std::isnan(r.perplexity)) o.add("heldout_perplexity", r.perplexity);
-      out << o.str() << "\n";
+      nlohmann::ordered_json line;
+      line["iteration"] = r.iteration;
+      if (!std::isnan(r.log_likelihood)) line["log_likelihood"] = r.log_likelihood;
+      if (!std::isnan(r.perplexity)) line["heldout_perplexity"] = r.perplexity;
+      out << line.dump() << "\n";
     }
   });
 }
 
-double model_json_number(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
+// nlohmann writes the shortest decimal that reads back as the same double, so both files
+// round-trip and are the same bytes for the same values.
+void write_model_json(const std::string& path, const nlohmann::ordered_json& description) {
+  io::write_atomic(path, [&](std::ostream& out) { out << description.dump(2) << "\n"; });
+}
+
+nlohmann::json read_model_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw io::input_error(path + ": cannot open");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string quoted = "\"" + key + "\"";
-  auto at = text.find(quoted);
-  if (at == std::string::npos) throw io::input_error(path + ": no \"" + key + "\" field");
-  at = text.find_first_not_of(" \t\n:", at + quoted.size());
-  const char* begin = text.c_str() + (at == std::string::npos ? text.size() : at);
-  char* end = nullptr;
-  const double v = std::strtod(begin, &end);
-  if (end == begin) throw io::input_error(path + ": \"" + key + "\" is not a number");
-  return v;
+  nlohmann::json description;
+  try {
+    description = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte: 1-based position of the offending character.
+    const auto before = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(before), '\n');
+    throw io::input_error(path + ":" + std::to_string(line) + ": not valid JSON: " + e.what());
+  }
+  if (!description.is_object())
+    throw io::input_error(path + ": expected a JSON object, found " + description.type_name());
+  return description;
+}
+
+double number_field(const nlohmann::json& description, const std::string& path, const std::string& key) {
+  const auto it = description.find(key);
+  if (it == description.end()) throw io::input_error(path + ": no \"" + key + "\" field at the top level");
+  if (!it->is_number()) throw io::input_error(path + ": \"" + key + "\" is " + it->type_name() + ", not a number");
+  return it->get<double>();
 }
 
 }  // namespace butterfly::app

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "butterfly/lda/checkpoint.hpp"
 
 namespace butterfly::app {
@@ -23,10 +25,16 @@ void write_topics(const std::string& path, const std::vector<float>& phi,
                   const std::vector<std::string>& vocab, int K, int top);
 void write_vocab(const std::string& path, const std::vector<std::string>& vocab);
 std::vector<std::string> read_vocab(const std::string& path);
-// One JSON object per record; log_likelihood/perplexity omitted when NaN.
+// One JSON object per line and record: iteration, log_likelihood, heldout_perplexity (the
+// last two omitted when NaN, i.e. not measured).
 void write_metrics(const std::string& path, const std::vector<lda::metrics_record>& history);
 
-// A numeric field of the flat JSON object model.json writes ("key": number).
-double model_json_number(const std::string& path, const std::string& key);
+// model.json: `description` (an object; its keys in their order) as indented JSON.
+void write_model_json(const std::string& path, const nlohmann::ordered_json& description);
+// model.json read back: an object, or io::input_error naming the file (and line).
+nlohmann::json read_model_json(const std::string& path);
+// The number `key` at the top level of model.json `description` (read from `path`), or
+// io::input_error naming the file and the key.
+double number_field(const nlohmann::json& description, const std::string& path, const std::string& key);
 
 }  // namespace butterfly::app

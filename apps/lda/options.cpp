@@ -1,81 +1,143 @@
 #include "options.hpp"
 
-#include <cerrno>
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <sstream>
 
+#include "butterfly/butterfly.hpp"
+#include "butterfly/io/error.hpp"
+
 namespace butterfly::app {
+namespace {
 
-option_values::option_values(const std::vector<option_spec>& specs,
-                             const std::vector<std::string>& args) {
-  for (const auto& s : specs) specs_[s.name] = s;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) throw usage_error("unexpected argument '" + a + "' (options start with --)");
-    std::string name = a.substr(2), value;
-    const auto eq = name.find('=');
-    const bool inline_value = eq != std::string::npos;
-    if (inline_value) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    }
-    const auto it = specs_.find(name);
-    if (it == specs_.end()) throw usage_error("unknown option --" + name + " (see --help)");
-    if (it->second.value_name.empty()) {
-      if (inline_value) throw usage_error("option --" + name + " takes no value");
-    } else if (!inline_value) {
-      if (i + 1 >= args.size()) throw usage_error("option --" + name + " needs a value (" + it->second.value_name + ")");
-      value = args[++i];
-    }
-    if (values_.count(name)) throw usage_error("option --" + name + " given twice");
-    values_[name] = value;
-    order_.emplace_back("--" + name, value);
+// A finite number in [min, max], or (min, max] when min_open. (CLI::Range would let NaN
+// through: every comparison with it is false.)
+CLI::Validator number_in(double min, double max, bool min_open = false) {
+  std::ostringstream range;
+  range << (min_open ? "(" : "[") << min << ", " << max << "]";
+  return CLI::Validator(
+      [=, range = range.str()](std::string& text) {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool ok = !text.empty() && *end == '\0' && std::isfinite(v) && (min_open ? v > min : v >= min) &&
+                        v <= max;
+        return ok ? std::string() : "needs a number in " + range + ", got '" + text + "'";
+      },
+      "NUMBER in " + range.str());
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const algorithm a : all_algorithms) names.emplace_back(name(a));
+  return names;
+}
+
+// The options of `cmd` and of its option groups.
+std::vector<CLI::Option*> options_of(CLI::App& cmd) {
+  std::vector<CLI::Option*> all = cmd.get_options();
+  for (CLI::App* group : cmd.get_subcommands([](CLI::App* g) { return g->get_name().empty(); })) {
+    const auto more = options_of(*group);
+    all.insert(all.end(), more.begin(), more.end());
   }
+  return all;
 }
 
-std::string option_values::text(const std::string& name) const {
-  const auto it = values_.find(name);
-  return it != values_.end() ? it->second : specs_.at(name).default_value;
-}
-
-long long option_values::integer(const std::string& name, long long min, long long max) const {
-  const std::string t = text(name);
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(t.c_str(), &end, 10);
-  if (t.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
-    throw usage_error("option --" + name + " needs an integer in [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "], got '" + t + "'");
-  return v;
-}
-
-double option_values::number(const std::string& name, double min, double max, bool min_inclusive) const {
-  const std::string t = text(name);
-  char* end = nullptr;
-  const double v = std::strtod(t.c_str(), &end);
-  const bool low_ok = min_inclusive ? v >= min : v > min;
-  if (t.empty() || *end != '\0' || !std::isfinite(v) || !low_ok || v > max) {
-    std::ostringstream range;
-    range << (min_inclusive ? "[" : "(") << min << ", " << max << "]";
-    throw usage_error("option --" + name + " needs a number in " + range.str() + ", got '" + t + "'");
+class help_layout : public CLI::Formatter {
+ public:
+  // The value's name and range only: CLI11 would add the default and, for --resume, every
+  // option it excludes (the description says which).
+  std::string make_option_opts(const CLI::Option* o) const override {
+    if (o->get_type_size() == 0) return "";
+    return " " + o->get_type_name() + (o->get_required() ? " (required)" : "");
   }
-  return v;
+  std::string make_option_desc(const CLI::Option* o) const override {
+    const std::string& d = o->get_default_str();
+    return d.empty() ? o->get_description() : o->get_description() + " (default: " + d + ")";
+  }
+};
+
+}  // namespace
+
+void add_train_options(CLI::App& cmd, train_args& a) {
+  cmd.footer("Writes DIR/phi.npy, theta.npy, topics.txt, vocab.txt, metrics.jsonl and model.json.");
+  add_corpus_options(cmd, a.corpus, corpus_required::no);
+  cmd.add_option("--topics", a.topics, "number of topics")->type_name("K")->check(CLI::Range(1, 1 << 16))
+      ->capture_default_str();
+  cmd.add_option("--alpha", a.alpha, "symmetric Dirichlet prior of each document's topic proportions theta")
+      ->type_name("A")->check(number_in(0, 1e6, true))->capture_default_str();
+  cmd.add_option("--beta", a.beta, "symmetric Dirichlet prior of each topic's word distribution phi")
+      ->type_name("B")->check(number_in(0, 1e6, true))->capture_default_str();
+  cmd.add_option("--iterations", a.iterations, "Gibbs iterations")->type_name("N")
+      ->check(CLI::Range(0u, 1u << 24))->capture_default_str();
+  cmd.add_option("--seed", a.seed, "random seed; the same seed gives the same model, bit for bit")
+      ->type_name("S")->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))->capture_default_str();
+  cmd.add_option("--algorithm", a.algorithm, "how the topic of every token is drawn")->type_name("NAME")
+      ->check(CLI::IsMember(algorithm_names()))->capture_default_str();
+  cmd.add_option("--eval-every", a.eval_every,
+                 "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")
+      ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
+  cmd.add_option("--holdout", a.holdout,
+                 "hold out this fraction of the documents (seed-keyed) and report their document-completion "
+                 "perplexity")
+      ->type_name("FRACTION")->check(number_in(0, 0.99))->capture_default_str();
+  cmd.add_option("--fold-in-sweeps", a.fold_in_sweeps, "Gibbs sweeps that estimate a held-out document's theta")
+      ->type_name("N")->check(CLI::Range(2, 100000))->capture_default_str();
+  cmd.add_option("--top-words", a.top_words, "words per topic in topics.txt and on the terminal")->type_name("N")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+  CLI::Option* out = cmd.add_option("--out", a.out, "output directory (created if missing)")->type_name("DIR")
+                         ->capture_default_str();
+  cmd.add_option("--checkpoint-every", a.checkpoint_every, "write DIR/checkpoint.bin every N iterations; 0 = never")
+      ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
+  CLI::Option* quiet = cmd.add_flag("--quiet", a.quiet, "no progress output on stderr");
+  CLI::Option* resume = cmd.add_option("--resume", a.resume,
+                                       "continue the run whose checkpoint is in DIR, with its options (no others "
+                                       "allowed besides --quiet); the result is identical to an uninterrupted run")
+                            ->type_name("DIR");
+  // The run keeps the options its checkpoint stored.
+  for (CLI::Option* o : options_of(cmd))
+    if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
+  cmd.callback([&cmd, &a, out, quiet, resume] {
+    for (const CLI::Option* o : options_of(cmd))
+      if (o != out && o != quiet && o != resume)
+        for (const std::string& value : o->results()) a.defining.push_back(o->get_name() + "=" + value);
+  });
 }
 
-std::string help_text(const std::string& usage, const std::string& summary,
-                      const std::vector<option_spec>& specs) {
-  std::ostringstream out;
-  out << "usage: " << usage << "\n\n" << summary << "\n\noptions:\n";
-  for (const auto& s : specs) {
-    std::string left = "  --" + s.name + (s.value_name.empty() ? "" : " " + s.value_name);
-    if (left.size() < 28) left.resize(28, ' ');
-    else left += "\n" + std::string(28, ' ');
-    out << left << s.help;
-    if (!s.default_value.empty()) out << " (default: " << s.default_value << ")";
-    out << "\n";
-  }
-  return out.str();
+void add_topics_options(CLI::App& cmd, topics_args& a) {
+  cmd.add_option("--model", a.model, "model directory written by butterfly-lda train")->type_name("DIR")
+      ->required();
+  cmd.add_option("--top-words", a.top_words, "words per topic")->type_name("N")->check(CLI::Range(1, 1000))
+      ->capture_default_str();
 }
+
+void add_infer_options(CLI::App& cmd, infer_args& a) {
+  cmd.footer("Words are matched to the model's vocabulary by spelling; unknown words are skipped.");
+  add_corpus_options(cmd, a.corpus, corpus_required::yes);
+  cmd.add_option("--model", a.model, "model directory written by butterfly-lda train")->type_name("DIR")
+      ->required();
+  cmd.add_option("--out", a.out, "where to write theta (documents x K float32 .npy)")->type_name("FILE")
+      ->capture_default_str();
+  cmd.add_option("--sweeps", a.sweeps, "Gibbs sweeps of z and theta per document (the second half is averaged)")
+      ->type_name("N")->check(CLI::Range(2, 100000))->capture_default_str();
+  cmd.add_option("--seed", a.seed, "random seed")->type_name("S")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))->capture_default_str();
+}
+
+train_args train_args_from(const std::vector<std::string>& defining, const std::string& origin) {
+  CLI::App replay;
+  train_args a;
+  add_train_options(replay, a);
+  try {
+    replay.parse(std::vector<std::string>(defining.rbegin(), defining.rend()));  // CLI11 takes them reversed
+  } catch (const CLI::ParseError& e) {
+    throw io::input_error(origin + ": the stored options do not parse: " + e.what());
+  }
+  return a;
+}
+
+void use_help_layout(CLI::App& app) { app.formatter(std::make_shared<help_layout>()); }
 
 }  // namespace butterfly::app

@@ -1,48 +1,62 @@
-// Command-line options of butterfly-lda: one table per subcommand, so parsing, --help and
-// the defaults come from the same place.
+// The command line of butterfly-lda: what each command's options hold, and the CLI11
+// definitions that fill them (names, defaults, ranges, exclusions and --help in one place).
 #pragma once
 
-#include <map>
-#include <stdexcept>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "corpus_input.hpp"
+
+namespace CLI {
+class App;
+}
+
 namespace butterfly::app {
 
-// A bad command line: the program prints the message and exits with code 2.
-class usage_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+struct train_args {
+  corpus_args corpus;
+  int topics = 20;
+  double alpha = 0.1, beta = 0.01;
+  std::uint32_t iterations = 200;
+  std::uint64_t seed = 1;
+  std::string algorithm = "butterfly";
+  std::uint32_t eval_every = 10;
+  double holdout = 0;
+  int fold_in_sweeps = 20, top_words = 10;
+  std::string out = "lda-model";
+  std::uint32_t checkpoint_every = 0;
+  std::string resume;  // "" = a new run
+  bool quiet = false;
+  // The given options that define the run (all but --out, --resume, --quiet) as
+  // "--name=value", paths absolute: what a checkpoint stores to resume the run with.
+  std::vector<std::string> defining;
 };
 
-struct option_spec {
-  std::string name;           // without the leading "--"
-  std::string value_name;     // "" for a flag
-  std::string default_value;  // shown in --help; "" = none
-  std::string help;
+struct topics_args {
+  std::string model;
+  int top_words = 10;
 };
 
-// Parsed "--name value" / "--name=value" pairs; every name is one of the specs.
-class option_values {
- public:
-  option_values(const std::vector<option_spec>& specs, const std::vector<std::string>& args);
-
-  bool given(const std::string& name) const { return values_.count(name) != 0; }
-  // The given value, else the spec's default.
-  std::string text(const std::string& name) const;
-  long long integer(const std::string& name, long long min, long long max) const;
-  double number(const std::string& name, double min, double max, bool min_inclusive = true) const;
-  bool flag(const std::string& name) const { return given(name); }
-  // The given options in command-line order, as "--name" "value" pairs.
-  const std::vector<std::pair<std::string, std::string>>& in_order() const { return order_; }
-
- private:
-  std::map<std::string, option_spec> specs_;
-  std::map<std::string, std::string> values_;
-  std::vector<std::pair<std::string, std::string>> order_;
+struct infer_args {
+  corpus_args corpus;
+  std::string model;
+  std::string out = "theta.npy";
+  int sweeps = 20;
+  std::uint64_t seed = 1;
 };
 
-std::string help_text(const std::string& usage, const std::string& summary,
-                      const std::vector<option_spec>& specs);
+// Each adds a command's options to `cmd`, bound to `a`.
+void add_train_options(CLI::App& cmd, train_args& a);
+void add_topics_options(CLI::App& cmd, topics_args& a);
+void add_infer_options(CLI::App& cmd, infer_args& a);
+
+// train_args::defining as a checkpoint stored it, parsed again; io::input_error naming
+// `origin` (the checkpoint) if it does not parse.
+train_args train_args_from(const std::vector<std::string>& defining, const std::string& origin);
+
+// --help as "--topics K:INT in [1 - 65536]  number of topics (default: 20)"; commands
+// added to `app` afterwards inherit it.
+void use_help_layout(CLI::App& app);
 
 }  // namespace butterfly::app

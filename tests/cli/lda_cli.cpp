@@ -1,5 +1,6 @@
-// End-to-end tests of the butterfly-lda program: outputs, determinism, kill-and-resume,
-// corrupted checkpoints, bad arguments and bad input files.
+// End-to-end tests of the butterfly-lda program: outputs, determinism, kill-and-resume
+// (with butterfly-lda-faults, the same program with failure hooks), corrupted checkpoints,
+// reading model.json, bad arguments and bad input files.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,7 +10,10 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "butterfly/io/npy.hpp"
 #include "process.hpp"
@@ -101,12 +105,35 @@ TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
   CHECK(topics.rfind("topic 0: word", 0) == 0);
   const std::string metrics = slurp(ws.path("model/metrics.jsonl"));
   CHECK(count_lines(metrics) == 6);  // iterations 2, 4, ..., 12
-  CHECK(metrics.rfind("{\"iteration\": 2, \"log_likelihood\": -", 0) == 0);
-  CHECK(metrics.find("\"heldout_perplexity\": ") != std::string::npos);
-  const std::string model = slurp(ws.path("model/model.json"));
-  for (const char* field : {"\"topics\": 6", "\"seed\": 5", "\"iterations\": 12", "\"algorithm\": \"butterfly\"",
-                            "\"backend\": ", "\"version\": ", "\"corpus_checksum\": \"", "\"alpha\": 0.1"})
-    CHECK_THAT(model, Catch::Contains(field));
+  std::istringstream lines(metrics);
+  int iteration = 2;
+  double last_log_likelihood = 0;
+  for (std::string line; std::getline(lines, line); iteration += 2) {
+    const auto record = nlohmann::json::parse(line);
+    CHECK(record.at("iteration") == iteration);
+    last_log_likelihood = record.at("log_likelihood").get<double>();
+    CHECK(last_log_likelihood < 0);
+    CHECK(record.at("heldout_perplexity").get<double>() > 1);
+  }
+  char printed[64];
+  std::snprintf(printed, sizeof printed, "log-likelihood after 12 iterations: %.6e", last_log_likelihood);
+  CHECK_THAT(r.out, Catch::Contains(printed));
+  const auto model = nlohmann::json::parse(slurp(ws.path("model/model.json")));
+  CHECK(model.at("format") == "butterfly-lda model");
+  CHECK(model.at("topics") == 6);
+  CHECK(model.at("seed") == 5);
+  CHECK(model.at("iterations") == 12);
+  CHECK(model.at("algorithm") == "butterfly");
+  CHECK(model.at("alpha").get<double>() == 0.1);  // the same double as the default
+  CHECK(model.at("beta").get<double>() == 0.01);
+  CHECK(model.at("holdout").get<double>() == 0.1);
+  CHECK(model.at("corpus_documents") == 120);
+  CHECK(model.at("training_documents") == 108);
+  CHECK(model.at("heldout_documents") == 12);
+  CHECK(model.at("vocabulary") == 150);
+  CHECK(model.at("corpus_checksum").get<std::string>().size() == 16);
+  CHECK(model.at("backend").is_string());
+  CHECK(model.at("version").is_string());
   CHECK_THAT(r.out, Catch::Contains("held-out perplexity"));
   CHECK(count_lines(slurp(ws.path("model/vocab.txt"))) == 150);
 
@@ -142,11 +169,13 @@ TEST_CASE("cli: the same seed gives byte-identical output files, another seed do
   CHECK(slurp(ws.path("e/phi.npy")) != slurp(ws.path("a/phi.npy")));
 }
 
-// Each scenario kills the run (SIGKILL, through the BUTTERFLY_TEST_KILL hook) at one or
-// more points, resumes it with --resume until it finishes, and compares every output file
-// with an uninterrupted run's, byte for byte.
+// Each scenario kills the run (SIGKILL, butterfly-lda-faults with BUTTERFLY_TEST_KILL) at
+// one or more points, resumes it with --resume until it finishes (the last resume by
+// butterfly-lda itself), and compares every output file with an uninterrupted run's, byte
+// for byte.
 TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted run's files", "[cli]") {
   workspace ws;
+  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   const std::vector<std::string> ckpt = {"--checkpoint-every", "3"};
   REQUIRE(run(ws.dir, small_run(ws, "reference", ckpt)).exit_code == 0);
   const std::vector<std::vector<std::string>> scenarios = {
@@ -160,24 +189,40 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
   for (const auto& kills : scenarios) {
     const std::string out = "killed" + std::to_string(n++);
     CAPTURE(out, kills[0]);
-    auto r = run(ws.dir, small_run(ws, out, ckpt), {"BUTTERFLY_TEST_KILL=" + kills[0]});
+    auto r = run(ws.dir, small_run(ws, out, ckpt), {"BUTTERFLY_TEST_KILL=" + kills[0]}, faults);
     REQUIRE(r.signal == SIGKILL);
-    for (std::size_t i = 1; i <= kills.size(); ++i) {
-      const std::string hook = i < kills.size() ? "BUTTERFLY_TEST_KILL=" + kills[i] : "BUTTERFLY_TEST_KILL=";
-      r = run(ws.dir, {"train", "--resume", out, "--quiet"}, {hook});
-      INFO(r.err);
-      if (i < kills.size()) REQUIRE(r.signal == SIGKILL);
-      else REQUIRE(r.exit_code == 0);
+    for (std::size_t i = 1; i < kills.size(); ++i) {
+      r = run(ws.dir, {"train", "--resume", out, "--quiet"}, {"BUTTERFLY_TEST_KILL=" + kills[i]}, faults);
+      REQUIRE(r.signal == SIGKILL);
     }
+    r = run(ws.dir, {"train", "--resume", out, "--quiet"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
     check_same_outputs(ws.path("reference"), ws.path(out));
   }
 
   SECTION("killed before the first checkpoint: nothing to resume") {
-    REQUIRE(run(ws.dir, small_run(ws, "early", ckpt), {"BUTTERFLY_TEST_KILL=mid-checkpoint:3"}).signal == SIGKILL);
+    REQUIRE(run(ws.dir, small_run(ws, "early", ckpt), {"BUTTERFLY_TEST_KILL=mid-checkpoint:3"}, faults).signal ==
+            SIGKILL);
     const auto r = run(ws.dir, {"train", "--resume", "early"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("early/checkpoint.bin") && Catch::Contains("cannot open"));
   }
+
+  SECTION("a misspelt kill point is refused, not ignored") {
+    const auto r = run(ws.dir, small_run(ws, "typo", ckpt), {"BUTTERFLY_TEST_KILL=after-iteratoin:3"}, faults);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("after-iteratoin:3"));
+  }
+}
+
+TEST_CASE("cli: butterfly-lda itself has no failure hooks", "[cli]") {
+  workspace ws;
+  const auto r = run(ws.dir, small_run(ws, "m", {"--checkpoint-every", "3"}),
+                     {"BUTTERFLY_TEST_KILL=after-iteration:2", "BUTTERFLY_TEST_FAIL_RANK=0"});
+  INFO(r.err);
+  CHECK(r.signal == 0);
+  CHECK(r.exit_code == 0);
 }
 
 TEST_CASE("cli: a corrupted checkpoint or a changed corpus is refused", "[cli]") {
@@ -211,37 +256,47 @@ TEST_CASE("cli: a corrupted checkpoint or a changed corpus is refused", "[cli]")
   CHECK_THAT(r.err, Catch::Contains("different corpus"));
 }
 
-TEST_CASE("cli: bad arguments exit with code 2 and name the argument", "[cli]") {
+TEST_CASE("cli: bad arguments exit with code 2 and name the argument and the value", "[cli]") {
   workspace ws;
   const std::string docword = ws.path("docword.small.txt");
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"train", "--bogus", "1"}, "--bogus"},
-      {{"train", "--topics", "0"}, "--topics"},
-      {{"train", "--topics", "many"}, "--topics"},
-      {{"train", "--alpha", "-1"}, "--alpha"},
-      {{"train", "--beta", "nan"}, "--beta"},
-      {{"train", "--holdout", "1.5"}, "--holdout"},
-      {{"train", "--algorithm", "quick"}, "--algorithm"},
-      {{"train", "--iterations"}, "--iterations"},
-      {{"train", "--corpus-format", "xml", "--corpus", docword}, "--corpus-format"},
-      {{"train", "--resume", "x", "--topics", "3"}, "--resume"},
-      {{"train", "--seed", "1", "--seed", "2"}, "--seed"},
-      {{"topics"}, "--model"},
-      {{"infer", "--model", "x"}, "--corpus"},
-      {{"frobnicate"}, "frobnicate"},
-      {{}, "command"},
+  const std::vector<std::tuple<std::vector<std::string>, std::string, std::string>> cases = {
+      {{"train", "--bogus", "1"}, "--bogus", ""},
+      {{"train", "--topics", "0"}, "--topics", "0"},
+      {{"train", "--topics", "many"}, "--topics", "many"},
+      {{"train", "--alpha", "-1"}, "--alpha", "-1"},
+      {{"train", "--beta", "nan"}, "--beta", "nan"},
+      {{"train", "--holdout", "1.5"}, "--holdout", "1.5"},
+      {{"train", "--algorithm", "quick"}, "--algorithm", "quick"},
+      {{"train", "--seed", "-1"}, "--seed", "-1"},
+      {{"train", "--iterations"}, "--iterations", ""},
+      {{"train", "--corpus-format", "xml", "--corpus", docword}, "--corpus-format", "xml"},
+      {{"train", "--resume", "x", "--topics", "3"}, "--resume", "--topics"},
+      {{"train", "--seed", "1", "--seed", "2"}, "--seed", ""},
+      {{"train", "--corpus", docword, "--docword", docword}, "--corpus", "--docword"},
+      {{"train", "--vocab", "vocab.small.txt"}, "--vocab", "--corpus"},
+      {{"train", "--corpus", "notes.txt", "--vocab", "vocab.small.txt"}, "--vocab", "text"},
+      {{"train", "--docword", docword, "--min-df", "2"}, "--min-df", "uci"},
+      {{"train", "--min-df", "2"}, "--min-df", "uci"},  // the bundled corpus is UCI
+      {{"topics"}, "--model", ""},
+      {{"infer", "--model", "x"}, "--corpus", "--docword"},
+      {{"frobnicate"}, "frobnicate", ""},
+      {{}, "command", ""},
   };
-  for (const auto& [args, named] : cases) {
-    CAPTURE(args.empty() ? std::string() : args.back());
+  for (const auto& [args, option, value] : cases) {
+    CAPTURE(args);
     const auto r = run(ws.dir, args);
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains(named));
+    CHECK_THAT(r.err, Catch::Contains(option) && Catch::Contains(value));
   }
   const auto help = run(ws.dir, {"train", "--help"});
   CHECK(help.exit_code == 0);
   for (const char* s : {"--topics K", "(default: 20)", "--alpha A", "(default: 0.1)", "--checkpoint-every N",
-                        "--resume DIR", "--holdout FRACTION", "--corpus-format", "--eval-every N"})
+                        "--resume DIR", "--holdout FRACTION", "--corpus-format", "--eval-every N", "--corpus PATH"})
     CHECK_THAT(help.out, Catch::Contains(s));
+  CHECK_THAT(run(ws.dir, {"topics", "--help"}).out, Catch::Contains("--model DIR") && Catch::Contains("--top-words N"));
+  CHECK_THAT(run(ws.dir, {"infer", "--help"}).out, Catch::Contains("--sweeps N") && Catch::Contains("--docword PATH"));
+  CHECK_THAT(run(ws.dir, {"--help"}).out,
+             Catch::Contains("train") && Catch::Contains("topics") && Catch::Contains("infer"));
 }
 
 TEST_CASE("cli: bad input files exit with code 1, name file and line, and write nothing", "[cli]") {
@@ -256,6 +311,52 @@ TEST_CASE("cli: bad input files exit with code 1, name file and line, and write 
   CHECK_THAT(r.err, Catch::Contains("missing.txt"));
 }
 
+// infer takes alpha and beta from model.json: the top-level fields, wherever they stand,
+// not the first "alpha" anywhere in the file.
+TEST_CASE("cli: infer reads the priors at the top level of model.json, in any key order", "[cli]") {
+  workspace ws;
+  REQUIRE(run(ws.dir, small_run(ws, "model")).exit_code == 0);
+  const std::string model_json = ws.path("model/model.json");
+  const auto written = nlohmann::ordered_json::parse(slurp(model_json));
+  const auto infer = [&](const std::string& out) {
+    return run(ws.dir, {"infer", "--model", "model", "--docword", "docword.small.txt", "--vocab", "vocab.small.txt",
+                        "--out", out, "--sweeps", "6"});
+  };
+  REQUIRE(infer("as-written.npy").exit_code == 0);
+
+  // Keys reversed, after a nested object with other values under the same names.
+  nlohmann::ordered_json edited;
+  edited["earlier run"] = {{"alpha", 50.0}, {"beta", 3.0}};
+  std::vector<std::string> keys;
+  for (const auto& field : written.items()) keys.push_back(field.key());
+  for (auto key = keys.rbegin(); key != keys.rend(); ++key) edited[*key] = written.at(*key);
+  std::ofstream(model_json, std::ios::trunc) << edited.dump(2);
+  auto r = infer("edited.npy");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(ws.path("edited.npy")) == slurp(ws.path("as-written.npy")));
+  // The priors do reach theta, so the comparison above can fail.
+  edited["alpha"] = 50.0;
+  std::ofstream(model_json, std::ios::trunc) << edited.dump(2);
+  REQUIRE(infer("other-alpha.npy").exit_code == 0);
+  CHECK(slurp(ws.path("other-alpha.npy")) != slurp(ws.path("as-written.npy")));
+
+  SECTION("a malformed model.json is an error naming the file and line") {
+    std::ofstream(model_json, std::ios::trunc) << "{\n  \"alpha\": 0.1,\n  \"beta\": ,\n  \"topics\": 6\n}\n";
+    r = infer("bad.npy");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("model/model.json:3: not valid JSON"));
+    CHECK_FALSE(fs::exists(ws.path("bad.npy")));
+  }
+  SECTION("priors only inside a nested object are missing") {
+    edited.erase("alpha");
+    std::ofstream(model_json, std::ios::trunc) << edited.dump(2);
+    r = infer("bad.npy");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("model/model.json: no \"alpha\" field at the top level"));
+  }
+}
+
 TEST_CASE("cli: without a corpus, train uses the bundled ap corpus", "[cli]") {
   workspace ws;
   const auto r = run(ws.dir, {"train", "--topics", "4", "--iterations", "2", "--quiet", "--out", "ap"},
@@ -263,7 +364,7 @@ TEST_CASE("cli: without a corpus, train uses the bundled ap corpus", "[cli]") {
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(count_lines(r.out) >= 4);
-  CHECK_THAT(slurp(ws.path("ap/model.json")), Catch::Contains("\"corpus_documents\": 2246"));
+  CHECK(nlohmann::json::parse(slurp(ws.path("ap/model.json"))).at("corpus_documents") == 2246);
   const auto missing = run(ws.dir, {"train", "--quiet"}, {"BUTTERFLY_DATA_DIR=" + ws.path("nowhere")});
   CHECK(missing.exit_code == 1);
   CHECK_THAT(missing.err, Catch::Contains("BUTTERFLY_DATA_DIR"));

@@ -1,4 +1,5 @@
-// Runs the butterfly-lda program in a child process for the CLI tests.
+// Runs the butterfly-lda program (or another: butterfly-lda-faults, mpiexec) in a child
+// process for the CLI tests.
 #pragma once
 
 #include <fcntl.h>
@@ -27,7 +28,7 @@ inline std::string slurp(const std::string& path) {
 
 // Runs `exe args...` in `cwd` with the extra environment `env` ("NAME=value"; "NAME=" unsets).
 inline outcome run(const std::string& cwd, const std::vector<std::string>& args,
-                   const std::vector<std::string>& env = {}) {
+                   const std::vector<std::string>& env = {}, std::string exe = BUTTERFLY_LDA_EXE) {
   const std::string out_path = cwd + "/.stdout", err_path = cwd + "/.stderr";
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -44,7 +45,6 @@ inline outcome run(const std::string& cwd, const std::vector<std::string>& args,
       else ::setenv(name.c_str(), value.c_str(), 1);
     }
     std::vector<char*> argv;
-    std::string exe = BUTTERFLY_LDA_EXE;
     argv.push_back(exe.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());

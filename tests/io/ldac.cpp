@@ -91,3 +91,11 @@ TEST_CASE("ldac error: truncated file, bad vocabulary, missing files", "[io][lda
   REQUIRE_INPUT_ERROR(read_ldac(missing, ""), missing + ": cannot open: ", "No such file");
   REQUIRE_INPUT_ERROR(read_ldac(p, missing), missing + ": cannot open: ", "No such file");
 }
+
+TEST_CASE("ldac error: a duplicated vocabulary word names both of its lines", "[io][ldac][error]") {
+  io_test::temp_dir dir;
+  const auto p = dir.write("c.dat", "1 0:1\n");
+  const auto v = dir.path("vocab.txt");
+  REQUIRE_INPUT_ERROR(read_ldac(p, dir.write("vocab.txt", "a\nb\nc\nd\ne\nf\nc\n")), v + ":7:",
+                      "word 'c' already on " + v + ":3");
+}

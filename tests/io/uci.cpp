@@ -155,7 +155,8 @@ TEST_CASE("uci error: truncated plain or gzip file", "[io][uci][error]") {
   REQUIRE_THROWS_AS(read_uci(bad, ""), butterfly::io::input_error);
 }
 
-TEST_CASE("uci error: vocabulary line count differs from W, or an empty entry", "[io][uci][error]") {
+TEST_CASE("uci error: vocabulary line count differs from W, an empty entry, or a duplicated vocabulary word",
+          "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto d = dir.write("docword.txt", docword);
   const auto v = dir.path("vocab.txt");
@@ -165,6 +166,13 @@ TEST_CASE("uci error: vocabulary line count differs from W, or an empty entry", 
   REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\n\nd\ne\n")), v + ":3:",
                       "expected a word, found an empty line");
   REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\n  \t\nd\ne\n")), v + ":3:", "empty line");
+  // A duplicated word names both of its lines; blanks around a word are not part of it.
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nb\ne\n")), v + ":4:",
+                      "word 'b' already on " + v + ":2");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\n a\t\n")), v + ":5:",
+                      "word 'a' already on " + v + ":1");
+  // Words differing only in case are different words.
+  CHECK(read_uci(d, dir.write("vocab.txt", "a\nA\nc\nd\ne\n")).vocab_size() == 5);
 }
 
 TEST_CASE("uci error: files that cannot be opened", "[io][uci][error]") {

@@ -1,5 +1,7 @@
 #include "vocab.hpp"
 
+#include <unordered_map>
+
 #include "fields.hpp"
 #include "line_reader.hpp"
 
@@ -9,11 +11,17 @@ std::vector<std::string> read_vocab(const std::string& path, std::int64_t expect
                                     const std::string& origin) {
   line_reader in(path);
   std::vector<std::string> vocab;
+  // A word on two lines would get two ids: counts split between them, and a word looked up
+  // by spelling (infer) would find only one of them.
+  std::unordered_map<std::string, std::int64_t> line_of;
   while (in.next()) {
     if (expected >= 0 && in.number() > expected)
       in.fail("expected " + std::to_string(expected) + " lines (" + origin + "), found more");
     const std::string_view word = trim(in.line());
     if (word.empty()) in.fail("expected a word, found an empty line");
+    const auto [first, inserted] = line_of.emplace(word, in.number());
+    if (!inserted)
+      in.fail("word " + quote(word) + " already on " + path + ":" + std::to_string(first->second));
     vocab.emplace_back(word);
   }
   if (expected >= 0 && in.number() < expected)
