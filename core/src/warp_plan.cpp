@@ -1,25 +1,28 @@
 #include "butterfly/detail/warp_plan.hpp"
 
 #include <algorithm>
+
+#include "butterfly/detail/sources.hpp"
 #include <mutex>
 
 namespace butterfly::detail {
 
 warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, int W, bool keep_lanes,
-                         std::int64_t max_segment) {
+                         std::int64_t max_segment, std::int64_t first_document) {
   struct segment {
     std::int64_t doc, first, count;
   };
-  // With keep_lanes, class c holds the segments of documents m with m mod W = c and lane c
-  // of every warp draws from it; otherwise one class feeds all W lanes.
+  // With keep_lanes, class c holds the segments of documents m with (first_document + m)
+  // mod W = c and lane c of every warp draws from it; otherwise one class feeds all W lanes.
   const int classes = keep_lanes ? W : 1;
+  const std::int64_t shift = keep_lanes ? lane_of(static_cast<std::uint64_t>(first_document), W) : 0;
   std::vector<std::vector<segment>> lane_class(static_cast<std::size_t>(classes));
   const std::int64_t M = static_cast<std::int64_t>(doc_offsets.size()) - 1;
   for (std::int64_t m = 0; m < M; ++m) {
     const std::int64_t begin = doc_offsets[m], length = doc_offsets[m + 1] - begin;
     const std::int64_t pieces = (length + max_segment - 1) / max_segment;
     for (std::int64_t i = 0; i < pieces; ++i)
-      lane_class[static_cast<std::size_t>(m % classes)].push_back(
+      lane_class[static_cast<std::size_t>((shift + m) % classes)].push_back(
           {m, begin + length * i / pieces, length * (i + 1) / pieces - length * i / pieces});
   }
   const std::size_t lanes_per_class = static_cast<std::size_t>(W / classes);
@@ -50,10 +53,13 @@ warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, int W, bool keep_
 
 namespace {
 
+// The plan depends on first_document only through the lane of document 0, and only with
+// keep_lanes: the key holds that lane (0 without keep_lanes).
 struct cached_plan {
   std::vector<std::int64_t> offsets;
   int W;
   bool keep_lanes;
+  int first_lane;
   std::shared_ptr<const warp_plan> plan;
 };
 
@@ -62,20 +68,24 @@ constexpr std::size_t cache_entries = 4;
 }  // namespace
 
 std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets, int W,
-                                                 bool keep_lanes) {
+                                                 bool keep_lanes, std::int64_t first_document) {
+  const int first_lane = keep_lanes ? lane_of(static_cast<std::uint64_t>(first_document), W) : 0;
   static std::mutex mutex;
   static std::vector<cached_plan> cache;  // most recently used first
   std::lock_guard<std::mutex> lock(mutex);
   for (std::size_t i = 0; i < cache.size(); ++i)
-    if (cache[i].W == W && cache[i].keep_lanes == keep_lanes && std::equal(doc_offsets.begin(), doc_offsets.end(),
-                                      cache[i].offsets.begin(), cache[i].offsets.end())) {
+    if (cache[i].W == W && cache[i].keep_lanes == keep_lanes &&
+        cache[i].first_lane == first_lane &&
+        std::equal(doc_offsets.begin(), doc_offsets.end(), cache[i].offsets.begin(),
+                   cache[i].offsets.end())) {
       std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),
                   cache.begin() + static_cast<std::ptrdiff_t>(i) + 1);
       return cache.front().plan;
     }
   cached_plan entry{std::vector<std::int64_t>(doc_offsets.begin(), doc_offsets.end()), W,
-                    keep_lanes,
-                    std::make_shared<const warp_plan>(make_warp_plan(doc_offsets, W, keep_lanes))};
+                    keep_lanes, first_lane,
+                    std::make_shared<const warp_plan>(make_warp_plan(
+                        doc_offsets, W, keep_lanes, default_max_segment, first_lane))};
   cache.insert(cache.begin(), std::move(entry));
   if (cache.size() > cache_entries) cache.pop_back();
   return cache.front().plan;

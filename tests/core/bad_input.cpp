@@ -93,7 +93,8 @@ TEMPLATE_TEST_CASE("bad-input: validate rejects NaN, infinite and negative weigh
     inputs in;
     in.o.method = TestType::value;
     in.phi[2 * 4 + 3] = value;
-    in.draw();  // without validate: no check, no crash (result unspecified)
+    in.o.validate = false;
+    in.draw();  // without validate: no check, no crash (what it draws: non_finite.cpp)
     in.o.validate = true;
     REQUIRE_THROWS_WITH(in.draw(), Contains("phi[2,3]") && Contains(word));
     in.phi[2 * 4 + 3] = 1.0f;
@@ -111,4 +112,47 @@ TEST_CASE("bad-input: unknown algorithm names list the valid ones", "[bad-input]
   REQUIRE(parse_algorithm("butterfly") == algorithm::butterfly);
   REQUIRE_THROWS_WITH(parse_algorithm("fast"),
                       Contains("unknown algorithm 'fast'") && Contains("basic, transposed, butterfly"));
+}
+
+// Token (row) t draws with the uniform of global token first_token + t and document m runs
+// on the lane of global document first_document + m: numbers that do not fit are rejected
+// rather than wrapped.
+TEMPLATE_TEST_CASE("bad-input: first_token overflow and out-of-range first_document are rejected",
+                   "[bad-input]", Basic, Transposed, Butterfly, WarpScan) {
+  constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+  constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
+  inputs in;  // N = 5 tokens, M = 3 documents
+  in.o.method = TestType::value;
+  in.o.first_token = u64_max - 4;  // the last token is 2^64 - 1 exactly
+  REQUIRE_NOTHROW(in.draw());
+  in.o.first_token = u64_max - 3;
+  REQUIRE_THROWS_WITH(in.draw(), Contains("draw_topics") &&
+                                     Contains("options.first_token = 18446744073709551612") &&
+                                     Contains("5 tokens"));
+  in.o.first_token = 0;
+
+  in.o.first_document = i64_max - 2;  // the last document is 2^63 - 1 exactly
+  REQUIRE_NOTHROW(in.draw());
+  in.o.first_document = i64_max - 1;
+  REQUIRE_THROWS_WITH(in.draw(), Contains("options.first_document = 9223372036854775806") &&
+                                     Contains("M = 3"));
+  in.o.first_document = -1;
+  REQUIRE_THROWS_WITH(in.draw(), Contains("options.first_document must be a document number") &&
+                                     Contains("got -1"));
+  in.o.first_document = 0;
+
+  std::vector<float> w(4 * 3, 1.0f);  // R = 4
+  std::vector<std::int32_t> out(4);
+  in.o.first_token = u64_max - 3;
+  REQUIRE_NOTHROW(draw_rows(w, 3, out, in.o));
+  REQUIRE_NOTHROW(reference::draw_rows(w, 3, out, in.o));
+  in.o.first_token = u64_max - 2;
+  REQUIRE_THROWS_WITH(draw_rows(w, 3, out, in.o),
+                      Contains("draw_rows") &&
+                          Contains("options.first_token = 18446744073709551613") &&
+                          Contains("4 rows"));
+  REQUIRE_THROWS_WITH(reference::draw_rows(w, 3, out, in.o),
+                      Contains("butterfly::reference::draw_rows") && Contains("first_token"));
+  // Nothing to draw, nothing to number.
+  REQUIRE_NOTHROW(draw_rows(std::vector<float>{}, 3, span<std::int32_t>(), in.o));
 }

@@ -78,7 +78,7 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
   const detail::product_form src{theta.data(), phi.data(), offsets.data(), words.data(),
                                  W,            W,          K,           {nullptr, nullptr, nullptr, 0}};
   const typename SG::template varying<std::int64_t> m(sg.lane());
-  if constexpr (Kernel::caches_theta) src.cache_theta(sg, m, ws.theta_local);
+  Kernel::cache_theta(sg, src, ws, m);
   const detail::token<SG> tok{m, src.word(sg, m)};
   typename SG::template varying<float> uu;
   for (int l = 0; l < W; ++l) uu[l] = u[l];

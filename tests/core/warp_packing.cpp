@@ -83,20 +83,27 @@ TEST_CASE("warp-packing: the plan cuts long documents and sorts segments within 
 }
 
 // The butterfly's result depends on the lane (see warp_plan.hpp), so a document must never
-// move to another lane.
-TEST_CASE("warp-packing: every segment stays on its document's lane, m mod W", "[warp-packing]") {
+// move to another lane: document m of a call starting at global document first_document
+// runs on lane (first_document + m) mod W.
+TEST_CASE("warp-packing: every segment stays on its document's lane, (first_document + m) mod W",
+          "[warp-packing]") {
   std::vector<std::int64_t> offsets{0};
   for (int m = 0; m < 997; ++m) offsets.push_back(offsets.back() + (m * 7919) % 601);
-  for (int W : all_widths) {
-    const auto plan = detail::make_warp_plan(offsets, W, true);
-    REQUIRE(plan.doc.size() % static_cast<std::size_t>(W) == 0);
-    std::int64_t tokens = 0;
-    for (std::size_t s = 0; s < plan.doc.size(); ++s) {
-      tokens += plan.count[s];
-      if (plan.count[s] > 0) REQUIRE(plan.doc[s] % W == static_cast<std::int64_t>(s) % W);
+  for (int W : all_widths)
+    for (std::int64_t first_document : {std::int64_t{0}, std::int64_t{5}, std::int64_t{67},
+                                        (std::int64_t{1} << 40) + 3}) {
+      INFO("W " << W << " first_document " << first_document);
+      const auto plan = detail::make_warp_plan(offsets, W, true, detail::default_max_segment,
+                                               first_document);
+      REQUIRE(plan.doc.size() % static_cast<std::size_t>(W) == 0);
+      std::int64_t tokens = 0;
+      for (std::size_t s = 0; s < plan.doc.size(); ++s) {
+        tokens += plan.count[s];
+        if (plan.count[s] > 0)
+          REQUIRE((first_document + plan.doc[s]) % W == static_cast<std::int64_t>(s) % W);
+      }
+      REQUIRE(tokens == offsets.back());
     }
-    REQUIRE(tokens == offsets.back());
-  }
 }
 
 TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets and width",
@@ -110,6 +117,16 @@ TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets and width",
   const auto pb = detail::cached_warp_plan(b, 2, true);
   REQUIRE(pb.get() != pa.get());
   REQUIRE(pb->first == detail::make_warp_plan(b, 2, true).first);
+  // The lane of document 0 is part of the key where lanes are kept, and only that lane.
+  const auto shifted = detail::cached_warp_plan(a, 2, true, 1);
+  REQUIRE(shifted.get() != pa.get());
+  REQUIRE(shifted->doc == detail::make_warp_plan(a, 2, true, detail::default_max_segment, 1).doc);
+  REQUIRE(detail::cached_warp_plan(a, 2, true, 7).get() == shifted.get());
+  const auto even = detail::cached_warp_plan(a, 2, true, 6);  // lane 0, as first_document 0
+  REQUIRE(even->doc == pa->doc);
+  REQUIRE(detail::cached_warp_plan(a, 2, true, 0).get() == even.get());
+  const auto free = detail::cached_warp_plan(a, 2, false);
+  REQUIRE(detail::cached_warp_plan(a, 2, false, 1).get() == free.get());
   a[1] = 3;  // the same storage with other content must not hit a's plan
   REQUIRE(detail::cached_warp_plan(a, 2, true)->first == detail::make_warp_plan(a, 2, true).first);
 }

@@ -38,12 +38,39 @@ struct draw_options {
   std::uint32_t iteration = 0;
   // Global number of the first token (or row) passed: a caller that draws a slice of a
   // larger corpus (one MPI rank's documents) gets the uniforms the whole corpus would get.
+  // first_token + N - 1 (draw_rows: first_token + R - 1) must fit in 64 bits, else
+  // std::invalid_argument.
   std::uint64_t first_token = 0;
+  // draw_topics: global number of the first document passed (>= 0; first_document + M - 1
+  // must fit in int64, else std::invalid_argument). The butterfly's rounding depends on the
+  // lane a document runs on, which is (first_document + m) mod width for document m of the
+  // call, so slices drawn with their first_document and first_token get exactly the z of
+  // one call over the whole corpus, however it is cut. draw_rows ignores it: row r of the
+  // call is global row first_token + r (each row is one token) and runs on lane
+  // (first_token + r) mod width.
+  std::int64_t first_document = 0;
   // Lanes per subgroup; 0 picks the backend's native width. The butterfly's sums depend
   // on it, so compare backends at equal width.
   int width = 0;
-  // Also reject NaN, infinite and negative weights (one extra pass over the inputs).
-  bool validate = false;
+  // Reject NaN, infinite and negative weights with std::invalid_argument naming the first
+  // one (one extra pass over theta and phi, or over weights). On by default, as torch and
+  // numpy check their inputs; a caller whose weights are finite and non-negative by
+  // construction (the LDA trainer) may turn it off. What each input draws, per token (or
+  // row) and the same on every backend and width:
+  //   all weights zero (or -0)                         -1 (validate on or off)
+  //   finite, non-negative weights whose float sum or products overflow (+inf), or whose
+  //   products underflow to 0 or to a subnormal total  drawn correctly: the token is
+  //                                                    redrawn with its products and sums in
+  //                                                    double (-1 only if every exact product
+  //                                                    is 0)
+  //   NaN, +inf or -inf weight among the token's       validate on: std::invalid_argument;
+  //   theta row and phi row (even times 0)             off: -1
+  //   negative finite weight                           validate on: std::invalid_argument;
+  //                                                    off: an unspecified index in [-1, K)
+  //                                                    (deterministic, may differ between
+  //                                                    algorithms and widths)
+  // Never undefined behaviour, never a write outside z / out.
+  bool validate = true;
   // draw_topics: put documents of similar length into the same warp, so that lanes do not
   // idle while one long document finishes. Never changes z (each token's u depends only on
   // its index); the plan is computed once per distinct doc_offsets and cached.
@@ -55,14 +82,15 @@ struct draw_options {
 //   theta        M x K, row-major          phi    V x K, row-major (V = phi.size() / K)
 //   doc_offsets  M + 1 entries, CSR: document m owns tokens [doc_offsets[m], doc_offsets[m+1])
 //   words        N = doc_offsets[M] word ids in [0, V)          z   N outputs
-// A token whose K products are all zero gets z = -1. Empty documents are allowed.
+// A token whose K products are all zero gets z = -1 (other special weights: see
+// draw_options::validate). Empty documents are allowed.
 void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
                  span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
                  span<std::int32_t> z, const draw_options& options = {});
 
 // Row form (what torch.multinomial(weights, 1) does): out[r] = k with probability
 // proportional to weights[r,k]. weights is R x K row-major; out has R entries. A row of
-// all zeros gets -1.
+// all zeros gets -1 (other special weights: see draw_options::validate).
 void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
                const draw_options& options = {});
 

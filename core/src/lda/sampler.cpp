@@ -129,6 +129,10 @@ iteration_seconds sampler::iterate(state& s) const {
   o.seed = seed_;
   o.iteration = s.iteration + 1;
   o.first_token = static_cast<std::uint64_t>(part_.first_token);
+  o.first_document = part_.first_doc;  // keeps each document on its whole-corpus lane
+  // theta and phi are floored at probability_floor and drawn from Dirichlets: positive and
+  // finite by construction, so checking them every iteration would only cost time.
+  o.validate = false;
   const span<const std::int32_t> words(docs_.words.data() + part_.first_token,
                                        static_cast<std::size_t>(part_.num_tokens()));
   draw_topics(s.theta, s.phi, h_.num_topics, local_offsets_, words, s.z, o);

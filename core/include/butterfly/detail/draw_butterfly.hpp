@@ -79,9 +79,7 @@ BUTTERFLY_FN block_search_result<SG> butterfly_search_block(const SG& sg, const 
   return {blockBase + (flip ^ r), lowValue, highValue};
 }
 
-struct butterfly {
-  static constexpr bool caches_theta = true;
-
+struct butterfly : caches_theta_local {
   template <class SG, class Source>
   BUTTERFLY_FN static varying<SG, int> draw(const SG& sg, const Source& src,
                                             const warp_scratch<SG>& ws, const token<SG>& tok,
@@ -95,7 +93,7 @@ struct butterfly {
     for (int j = remnant; j < K; j += W) {
       varying<SG, float> a[W];
       BUTTERFLY_UNROLL
-      for (int k = 0; k < W; ++k) a[k] = src.transposed(sg, ws.theta_local, c_warp.v[k], j, k);
+      for (int k = 0; k < W; ++k) a[k] = transposed_product(sg, src, ws.theta_local, c_warp, j, k);
       butterfly_block(sg, a, ws.p, j);
       sum = sum + a[W - 1];
       // The paper writes p[W-1]; the block's last row, p[j+W-1], is meant (Figure 2).
@@ -131,11 +129,12 @@ struct butterfly {
       suspect = suspect && !in_remnant;
     }
     if (sg.any(suspect)) {
-      const auto zero = src.direct(sg, tok, j, suspect) == 0.0f;
-      const auto redo = suspect && zero && sum > 0.0f;
+      // Lanes whose total finish_draw redraws in double need no check here.
+      const auto zero = own_product(sg, src, tok, j, suspect) == 0.0f;
+      const auto redo = suspect && zero && searchable_total(sum);
       if (sg.any(redo)) j = sg.select(redo, basic::draw(sg, src, ws, tok, u), j);
     }
-    return none_if_empty(sg, sum, j);
+    return finish_draw(sg, src, tok, u, sum, j);
   }
 };
 

@@ -3,14 +3,13 @@
 // table that Algorithm 3 searches.
 #pragma once
 
+#include "butterfly/detail/draw_basic.hpp"
 #include "butterfly/detail/remnant.hpp"
 #include "butterfly/detail/search.hpp"
 
 namespace butterfly::detail {
 
-struct transposed {
-  static constexpr bool caches_theta = true;
-
+struct transposed : caches_theta_local {
   template <class SG, class Source>
   BUTTERFLY_FN static varying<SG, int> draw(const SG& sg, const Source& src,
                                             const warp_scratch<SG>& ws, const token<SG>& tok,
@@ -24,7 +23,7 @@ struct transposed {
       // strided "transposed access to a" (line z6aaccess) that the butterfly avoids.
       BUTTERFLY_UNROLL
       for (int k = 0; k < W; ++k)
-        sg.store(ws.exchange + k * W, src.transposed(sg, ws.theta_local, c_warp.v[k], j, k));
+        sg.store(ws.exchange + k * W, transposed_product(sg, src, ws.theta_local, c_warp, j, k));
       sg.sync();
       BUTTERFLY_UNROLL
       for (int k = 0; k < W; ++k) {
@@ -37,7 +36,7 @@ struct transposed {
     const auto j = binary_search(sg, stop, 0, src.K - 1, [&](const varying<SG, int>& mid) {
       return ws.p.get(sg, mid);
     });
-    return none_if_empty(sg, sum, j);
+    return finish_draw(sg, src, tok, u, sum, j);
   }
 };
 

@@ -1,7 +1,8 @@
 // The outer loop of Algorithms 4 and 6 for one warp (subgroup) q: lane r owns warp slot
-// qW + r (document qW + r, or with warp packing the segment the plan put there) and walks
-// its tokens with the paper's master index. Token t (local to the slice the caller passed)
-// is drawn with the uniform of global token first_token + t.
+// qW + r (document qW + r - lane_shift, or with warp packing the segment the plan put
+// there; see sources.hpp) and walks its tokens with the paper's master index. Token t
+// (local to the slice the caller passed) is drawn with the uniform of global token
+// first_token + t.
 #pragma once
 
 #include <cstdint>
@@ -34,8 +35,7 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
     Algorithm::draw_items(sg, src, ws, m_addr, first, count, z, seed, iteration, first_token);
     return;
   } else {
-    if constexpr (Algorithm::caches_theta && Source::caches_theta)
-      src.cache_theta(sg, m_addr, ws.theta_local);
+    Algorithm::cache_theta(sg, src, ws, m_addr);
     for (i64 i_master = 0; sg.any(i_master < count); ++i_master) {
       // A lane past its last token repeats it (the master-index idiom) so that every lane
       // stays awake for the shuffles, but only live lanes write. Lanes with no token at all

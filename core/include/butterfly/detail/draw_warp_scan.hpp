@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#include "butterfly/detail/draw_basic.hpp"
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/detail/search.hpp"
 #include "butterfly/detail/sources.hpp"
@@ -35,14 +36,32 @@ BUTTERFLY_FN varying<SG, float> inclusive_scan(const SG& sg, const varying<SG, f
   }
 }
 
-struct warp_scan {
-  static constexpr bool caches_theta = false;
+// On lane r, the weight of ONE token (document m, word c) at topic j + r: theta[m, j+r] *
+// phi[c, j+r], both loads contiguous. Full chunks (all but the last when W does not divide
+// K) use plain loads; lanes past K read nothing and get weight 0.
+template <class SG, class Source>
+BUTTERFLY_FN varying<SG, float> chunk_product(const SG& sg, const Source& src, std::int64_t m,
+                                              std::int32_t c, int j) {
+  const int K = src.K;
+  const float* phi = src.phi_rows().row(c);
+  if (j + SG::width <= K) {
+    if constexpr (Source::has_theta) return sg.load(src.theta_rows().row(m) + j) * sg.load(phi + j);
+    else return sg.load(phi + j);
+  }
+  const varying<SG, int> k = j + sg.lane();
+  const auto in = k < K;
+  if constexpr (Source::has_theta)
+    return sg.gather(src.theta_rows().row(m), k, in, 0.0f) * sg.gather(phi, k, in, 0.0f);
+  else return sg.gather(phi, k, in, 0.0f);
+}
+
+struct warp_scan : reads_theta_directly {
   // draw_warp hands whole documents to draw_items instead of one token per lane.
   static constexpr bool lanes_are_topics = true;
 
   // Draws one token (document or row m, word c, uniform u) with the whole subgroup; every
-  // lane returns the same topic, -1 for an all-zero (or NaN) row. prefix: ceil(K/W) * W
-  // floats of scratch.
+  // lane returns the same topic (-1 under the rule of finish_draw: an all-zero row, or
+  // weights that are not finite). prefix: ceil(K/W) * W floats of scratch.
   template <class SG, class Source>
   BUTTERFLY_FN static int draw_token(const SG& sg, const Source& src, float* prefix,
                                      std::int64_t m, std::int32_t c, float u) {
@@ -50,17 +69,24 @@ struct warp_scan {
     const int K = src.K;
     float carry = 0.0f;
     for (int j = 0; j < K; j += W) {
-      const varying<SG, float> p = carry + inclusive_scan(sg, src.topic_chunk(sg, m, c, j));
+      const varying<SG, float> p = carry + inclusive_scan(sg, chunk_product(sg, src, m, c, j));
       sg.store(prefix + j, p);
       carry = sg.shuffle(p, W - 1);
     }
     sg.sync();  // the search reads chunk ends other lanes stored
     const float sum = carry;
-    if (!(sum > 0.0f)) return -1;
-    const float stop = sum * u < sum ? sum * u : next_below(sum);  // as stop_value()
+    if (!searchable_total(sum)) {
+      // The token is the same on every lane, so every lane redraws it and lane 0 answers.
+      const typename SG::mask all_lanes = varying<SG, int>(0) == 0;
+      const token<SG> tok{varying<SG, std::int64_t>(m), varying<SG, std::int32_t>(c)};
+      return sg.shuffle(draw_in_double(sg, src, tok, varying<SG, float>(u), all_lanes), 0);
+    }
+    const float stop = sum * u;  // below sum, see stop_value()
 
     // The first chunk whose end exceeds stop. Chunk ends never decrease (each is the last
-    // one plus a non-negative total), and that chunk's total is positive.
+    // one plus a non-negative total), and that chunk's total is positive. (Negative weights,
+    // validate off, break the order, but the chunk found still ends above stop and starts
+    // at or below it, so it holds a positive weight and the ballots below are not empty.)
     int lo = 0, hi = (K - 1) / W;
     while (lo < hi) {
       const int mid = (lo + hi) >> 1;
@@ -70,7 +96,7 @@ struct warp_scan {
         lo = mid + 1;
     }
     const int j = lo * W;
-    const auto positive = src.topic_chunk(sg, m, c, j) > 0.0f;
+    const auto positive = chunk_product(sg, src, m, c, j) > 0.0f;
     const std::uint64_t hit = sg.ballot(positive && stop < sg.load(prefix + j));
     if (hit != 0) return j + lowest_set_bit(hit);
     // Only rounding gets here: stop lies between the last positive topic's rounded prefix

@@ -1,32 +1,19 @@
 // Pieces of the search shared by all algorithms.
 #pragma once
 
-#include <cstdint>
-#include <cstring>
-
 #include "butterfly/detail/subgroup.hpp"
 
 namespace butterfly::detail {
 
-// Largest float below x, for finite x > 0 (x itself otherwise).
-BUTTERFLY_FN float next_below(float x) {
-  if (!(x > 0.0f)) return x;
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  bits -= 1;
-  std::memcpy(&x, &bits, sizeof bits);
-  return x;
-}
-
-// The paper's stop = sum * u, kept strictly below sum. sum * u can round up to sum (with
-// our 24-bit u only when sum is subnormal, with a finer u also for normal sums); the search
-// would then find no entry above stop and fall through to the last topic even when its
-// weight is zero.
+// The paper's stop = sum * u. It stays strictly below sum, so the search always finds an
+// entry above stop and a zero-weight last topic is never drawn: u is a float below 1, so
+// u <= 1 - 2^-24, and for a normal sum (the only kind whose draw is kept, see
+// searchable_total) sum * (1 - 2^-24) is at least half an ulp below sum and rounds below
+// it. A subnormal sum could round up to sum itself; those lanes are redrawn in double.
 template <class SG>
-BUTTERFLY_FN varying<SG, float> stop_value(const SG& sg, const varying<SG, float>& sum,
+BUTTERFLY_FN varying<SG, float> stop_value(const SG&, const varying<SG, float>& sum,
                                            const varying<SG, float>& u) {
-  const varying<SG, float> stop = sum * u;
-  return sg.select(stop < sum, stop, sg.map([](float s) { return next_below(s); }, sum));
+  return sum * u;
 }
 
 // Algorithm 3 for every lane at once: the smallest index in [lo, hi] whose entry exceeds
@@ -47,11 +34,13 @@ BUTTERFLY_FN varying<SG, int> binary_search(const SG& sg, const varying<SG, floa
   return j;
 }
 
-// A row whose weights sum to zero (or to NaN) has nothing to draw: the result is -1.
-template <class SG>
-BUTTERFLY_FN varying<SG, int> none_if_empty(const SG& sg, const varying<SG, float>& sum,
-                                            const varying<SG, int>& j) {
-  return sg.select(sum > 0.0f, j, -1);
+// Whether a float total can be searched: a normal float. A zero total (all weights zero,
+// or products that underflowed), a subnormal one (products that underflowed in part, so
+// their rounding distorts the odds), an infinite one (sums or products that overflowed)
+// or NaN goes to the double-precision redraw (finish_draw in draw_basic.hpp).
+template <class T>
+BUTTERFLY_FN auto searchable_total(const T& sum) {
+  return sum >= 0x1p-126f && sum <= 0x1.fffffep+127f;
 }
 
 }  // namespace butterfly::detail
