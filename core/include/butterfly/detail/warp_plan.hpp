@@ -11,7 +11,8 @@
 // weights and u draw another topic on another lane (found on AP: one token in 5.2 million
 // draws of the default run). With keep_lanes the plan sorts segments within each lane
 // class (first_document + m) mod W and warp q takes the q-th longest of every class; that
-// keeps the butterfly's z equal across packing, backends and any cut of the corpus into calls (MPI shards), at some cost in lane utilization.
+// keeps the butterfly's z equal across packing, backends and any cut of the corpus into
+// calls (MPI shards), at some cost in lane utilization.
 // The other algorithms add in an order that does not depend on the lane and get one class
 // for all lanes.
 #pragma once
