@@ -74,14 +74,20 @@ inline std::vector<case_inputs> all_cases() {
           make_rows("rows-k33", 5, 333, 33)};
 }
 
-template <class Topics, class Rows>
-std::vector<std::int32_t> run(const case_inputs& c, algorithm a, int width, Topics topics,
-                              Rows rows) {
+// The options every conformance draw uses: the algorithm and width under test, fixed seed.
+inline draw_options case_options(algorithm a, int width) {
   draw_options o;
   o.method = a;
   o.seed = draw_seed;
   o.iteration = draw_iteration;
   o.width = width;
+  return o;
+}
+
+template <class Topics, class Rows>
+std::vector<std::int32_t> run(const case_inputs& c, algorithm a, int width, Topics topics,
+                              Rows rows) {
+  const draw_options o = case_options(a, width);
   std::vector<std::int32_t> z(c.outputs(), -2);
   if (c.rows)
     rows(c.theta, c.K, z, o);

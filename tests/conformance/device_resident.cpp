@@ -22,11 +22,7 @@ TEMPLATE_TEST_CASE("conformance: device-resident draws equal the reference, pack
   const int width = native_width();
   for (const auto& c : all_cases())
     for (bool pack : {true, false}) {
-      draw_options o;
-      o.method = TestType::value;
-      o.seed = draw_seed;
-      o.iteration = draw_iteration;
-      o.width = width;
+      draw_options o = case_options(TestType::value, width);
       o.pack_warps = pack;
       const device::device_buffer<float> theta(c.theta);
       device::device_buffer<std::int32_t> z(c.outputs());

@@ -23,11 +23,7 @@ std::vector<case_inputs> packing_cases() {
 }
 
 std::vector<std::int32_t> run_packed(const case_inputs& c, algorithm a, int width, bool pack) {
-  draw_options o;
-  o.method = a;
-  o.seed = draw_seed;
-  o.iteration = draw_iteration;
-  o.width = width;
+  draw_options o = case_options(a, width);
   o.pack_warps = pack;
   std::vector<std::int32_t> z(c.outputs(), -2);
   draw_topics(c.theta, c.phi, c.K, c.offsets, c.words, z, o);
