@@ -1,11 +1,10 @@
 // Reads the real AP corpus from shared/data (outside the repository). When that directory
 // is absent the test is skipped (exit 4) with the reason, never passed.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <filesystem>
 
 #include "butterfly/io/corpus.hpp"
+#include "catch_session.hpp"
 
 namespace {
 const std::string data_dir = BUTTERFLY_SHARED_DATA;
@@ -32,9 +31,9 @@ TEST_CASE("real corpus: ap has the documented counts", "[io][uci][data]") {
 }
 
 int main(int argc, char** argv) {
-  if (!std::filesystem::is_directory(data_dir + "/ap")) {
-    std::printf("SKIP: corpus directory %s/ap not found (shared/data sits beside the repository)\n", data_dir.c_str());
-    return 4;
-  }
-  return Catch::Session().run(argc, argv);
+  return butterfly::test::run_catch_session(
+      argc, argv,
+      std::filesystem::is_directory(data_dir + "/ap")
+          ? std::string()
+          : "corpus directory " + data_dir + "/ap not found (shared/data sits beside the repository)");
 }
