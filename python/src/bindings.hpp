@@ -1,0 +1,11 @@
+// The parts of the extension module butterfly._butterfly, each added by its own file.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace butterfly::python {
+
+void add_draws(pybind11::module_& m);  // draw_rows, draw_topics, the backend's description
+void add_lda(pybind11::module_& m);    // corpus readers and the LDA sampler for butterfly.LDA
+
+}  // namespace butterfly::python
