@@ -1,7 +1,9 @@
 """Builds butterfly's extension module with CMake for pip (see pyproject.toml).
 
 The extension is the CMake target _butterfly of -DBUTTERFLY_PYTHON=ON, configured for the
-interpreter pip runs; BACKEND and other cache settings can be passed in CMAKE_ARGS.
+interpreter pip runs. Environment: CMAKE_ARGS (e.g. "-DBACKEND=openmp"), and
+BUTTERFLY_CMAKE_BUILD_DIR, a CMake build tree to build in and keep (CI then builds the tests
+in the same tree and runs them with ctest) instead of one under build-pip/.
 """
 import os
 import shlex
@@ -18,7 +20,7 @@ ROOT = Path(__file__).resolve().parent
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         target = Path(self.get_ext_fullpath(ext.name)).resolve()
-        build_dir = Path(self.build_temp).resolve() / "cmake"
+        build_dir = Path(os.environ.get("BUTTERFLY_CMAKE_BUILD_DIR") or Path(self.build_temp) / "cmake").resolve()
         configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
                      "-DBUTTERFLY_PYTHON=ON", "-DBUTTERFLY_BUILD_TESTS=OFF", "-DBUTTERFLY_BUILD_APPS=OFF",
                      f"-DPython_EXECUTABLE={sys.executable}", *shlex.split(os.environ.get("CMAKE_ARGS", ""))]

@@ -6,6 +6,7 @@ The training iterations are the C++ library's (butterfly::lda::sampler, what
 options, bit for bit the CLI's model for the same corpus and options, on any thread count.
 """
 import os
+import warnings
 
 import numpy as np
 
@@ -51,8 +52,8 @@ class LDA:
       random_state      int seed (1, the CLI's --seed); the model is a pure function of it
     butterfly's own:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
-      threads           None = the backend's default; else sets OMP_NUM_THREADS before the
-                        first draw (OpenMP builds). Never changes the model.
+      threads           None = the backend's default; else the OpenMP backend's thread count
+                        (a warning on a backend without host threads). Never changes the model.
       checkpoint        path: fit resumes from it when it exists and writes it every
                         checkpoint_every iterations and at the end
       checkpoint_every  iterations between checkpoints (10)
@@ -126,8 +127,8 @@ class LDA:
         keywords vocab=, format=, stopwords=, min_df= as the CLI's corpus options)."""
         del y
         offsets, words, V, vocabulary = self._read(X, **corpus)
-        if self.threads is not None:
-            os.environ["OMP_NUM_THREADS"] = str(int(self.threads))
+        if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
+            warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
         trainer = _butterfly._Trainer(offsets, words, V, int(self.n_components), float(self.doc_topic_prior),
                                       float(self.topic_word_prior), self._seed(), str(self.algorithm))
         if self.checkpoint is not None and os.path.exists(self.checkpoint):

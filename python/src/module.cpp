@@ -13,4 +13,5 @@ PYBIND11_MODULE(_butterfly, m) {
   pybind11::register_exception<butterfly::io::input_error>(m, "InputError", PyExc_ValueError);
   butterfly::python::add_draws(m);
   butterfly::python::add_lda(m);
+  butterfly::python::add_threads(m);
 }
