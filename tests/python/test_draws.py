@@ -77,13 +77,6 @@ def test_arrays_are_read_in_place_and_out_is_written_in_place():
     assert z is out and np.array_equal(out, butterfly.draw_rows(w, seed=5))
 
 
-def test_a_cpu_torch_tensor_is_read_in_place():
-    torch = pytest.importorskip("torch", reason="python3-torch is not installed")
-    t = torch.rand(300, 24)
-    assert butterfly._butterfly._input_address(t) == t.data_ptr()
-    assert np.array_equal(butterfly.draw_rows(t, seed=1), butterfly.draw_rows(t.numpy(), seed=1))
-
-
 @pytest.mark.parametrize("bad", [np.float64, np.float16, np.int32])
 def test_other_dtypes_are_a_type_error_that_says_how_to_convert(bad):
     with pytest.raises(TypeError, match=r"weights must be a float32 array, got .*numpy.ascontiguousarray"):
