@@ -1,4 +1,5 @@
-// draw_rows and draw_topics on NumPy arrays, in place; the GIL is released during the draw.
+// draw_rows and draw_topics on NumPy arrays (GPU arrays: device_arrays.hpp), in place; the
+// GIL is released during the draw.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -8,6 +9,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "device_arrays.hpp"
 #include "butterfly/butterfly.hpp"
 
 namespace butterfly::python {
@@ -25,9 +27,11 @@ draw_options options_of(const std::string& method, std::uint64_t seed, std::uint
   return o;
 }
 
-py::array_t<std::int32_t> draw_rows_py(const py::object& weights, const std::string& method, std::uint64_t seed,
-                                       std::uint32_t iteration, int width, bool validate, std::uint64_t first_token,
-                                       const py::object& out) {
+py::object draw_rows_py(const py::object& weights, const std::string& method, std::uint64_t seed,
+                        std::uint32_t iteration, int width, bool validate, std::uint64_t first_token,
+                        const py::object& out) {
+  if (is_device_array(weights))
+    return draw_rows_device(weights, options_of(method, seed, iteration, width, validate, first_token), out);
   const matrix w = input_matrix(weights, "weights");
   if (w.cols < 1) throw py::value_error("weights must have at least one column, got shape (" +
                                         std::to_string(w.rows) + ", 0)");
@@ -41,11 +45,14 @@ py::array_t<std::int32_t> draw_rows_py(const py::object& weights, const std::str
   return result;
 }
 
-py::array_t<std::int32_t> draw_topics_py(const py::object& theta, const py::object& phi, const py::object& doc_offsets,
-                                         const py::object& words, const std::string& method, std::uint64_t seed,
-                                         std::uint32_t iteration, int width, bool validate, bool pack_warps,
-                                         std::uint64_t first_token, std::int64_t first_document,
-                                         const py::object& out) {
+py::object draw_topics_py(const py::object& theta, const py::object& phi, const py::object& doc_offsets,
+                          const py::object& words, const std::string& method, std::uint64_t seed,
+                          std::uint32_t iteration, int width, bool validate, bool pack_warps,
+                          std::uint64_t first_token, std::int64_t first_document, const py::object& out) {
+  draw_options o = options_of(method, seed, iteration, width, validate, first_token);
+  o.pack_warps = pack_warps;
+  o.first_document = first_document;
+  if (is_device_array(theta)) return draw_topics_device(theta, phi, doc_offsets, words, o, out);
   const matrix t = input_matrix(theta, "theta");
   const matrix p = input_matrix(phi, "phi");
   if (t.cols != p.cols)
@@ -53,9 +60,6 @@ py::array_t<std::int32_t> draw_topics_py(const py::object& theta, const py::obje
                           ": both must have K (one per topic)");
   const auto offsets = input_int64(doc_offsets, "doc_offsets");
   const auto w = input_int32(words, "words");
-  draw_options o = options_of(method, seed, iteration, width, validate, first_token);
-  o.pack_warps = pack_warps;
-  o.first_document = first_document;
   auto result = output_int32(out, static_cast<py::ssize_t>(w.size()), "out");
   const span<std::int32_t> z = writable(result);
   {

@@ -161,3 +161,15 @@ def test_version_and_backend_are_visible():
     assert butterfly.backend in ("serial", "openmp", "cuda", "hip", "kokkos")
     assert butterfly.native_width in butterfly.supported_widths
     assert butterfly.algorithms == tuple(METHODS)
+
+
+def test_gpu_arrays_are_refused_by_a_host_build():
+    class FakeDeviceArray:  # what torch CUDA tensors and CuPy arrays expose
+        __cuda_array_interface__ = {"shape": (4, 4), "typestr": "<f4", "data": (0, False), "version": 3}
+
+    if butterfly.backend in ("cuda", "hip"):
+        pytest.skip("a GPU build draws device arrays (not testable without a GPU)")
+    with pytest.raises(TypeError, match=r"weights is a GPU array .* backend is " + butterfly.backend):
+        butterfly.draw_rows(FakeDeviceArray())
+    with pytest.raises(TypeError, match="theta is a GPU array"):
+        butterfly.draw_topics(FakeDeviceArray(), None, None, None)
