@@ -74,10 +74,16 @@ py::object draw_topics_py(const py::object& theta, const py::object& phi, const 
 void add_draws(py::module_& m) {
   using namespace pybind11::literals;
   m.def("draw_rows", &draw_rows_py, "weights"_a, py::kw_only(), "method"_a = "butterfly", "seed"_a = 0,
-        "iteration"_a = 0, "width"_a = 0, "validate"_a = true, "first_token"_a = 0, "out"_a = py::none());
+        "iteration"_a = 0, "width"_a = 0, "validate"_a = true, "first_token"_a = 0, "out"_a = py::none(),
+        "out[r] = k with probability proportional to weights[r, k] (like torch.multinomial(weights, 1)[:, 0]).\n"
+        "weights: R x K float32, C-contiguous, read in place; returns int32 (-1 for a row of zeros), a pure\n"
+        "function of (seed, iteration, first_token + r). method: basic, transposed, butterfly, warp_scan.");
   m.def("draw_topics", &draw_topics_py, "theta"_a, "phi"_a, "doc_offsets"_a, "words"_a, py::kw_only(),
         "method"_a = "butterfly", "seed"_a = 0, "iteration"_a = 0, "width"_a = 0, "validate"_a = true,
-        "pack_warps"_a = true, "first_token"_a = 0, "first_document"_a = 0, "out"_a = py::none());
+        "pack_warps"_a = true, "first_token"_a = 0, "first_document"_a = 0, "out"_a = py::none(),
+        "z[t] = k with probability proportional to theta[m, k] * phi[words[t], k] for each token t of\n"
+        "document m (CSR: document m owns tokens doc_offsets[m]:doc_offsets[m + 1]). theta M x K and phi\n"
+        "V x K float32, doc_offsets int64, words int32, all C-contiguous and read in place; returns int32.");
   // The address draw_rows reads `weights` at, through the same checks: the tests compare it
   // with the array's own buffer to show that nothing is copied.
   m.def("_input_address", [](const py::object& a) {
