@@ -15,15 +15,6 @@ const char* const bundled_vocab = "ap/vocab.ap.txt";
 
 std::string absolute(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
 
-std::string format_from_name(const std::string& path) {
-  const std::string name = fs::path(path).filename().string();
-  if (name.rfind("docword", 0) == 0) return "uci";
-  for (const char* ext : {".dat", ".ldac", ".dat.gz", ".ldac.gz"})
-    if (name.size() > std::string(ext).size() && name.compare(name.size() - std::string(ext).size(), std::string::npos, ext) == 0)
-      return "ldac";
-  return "text";
-}
-
 }  // namespace
 
 void add_corpus_options(CLI::App& cmd, corpus_args& a, corpus_required required) {
@@ -65,7 +56,7 @@ corpus_source corpus_source_from(const corpus_args& a) {
   corpus_source s;
   if (a.corpus || a.docword) {
     s.path = a.corpus ? *a.corpus : *a.docword;
-    s.format = a.format ? *a.format : a.docword ? "uci" : format_from_name(s.path);
+    s.format = a.format ? *a.format : a.docword ? "uci" : io::format_from_name(s.path);
     s.vocab = a.vocab.value_or("");
   } else {
     const char* const why = "needs --corpus or --docword (the bundled corpus has its own)";
@@ -86,12 +77,10 @@ corpus_source corpus_source_from(const corpus_args& a) {
 }
 
 io::corpus load_corpus(const corpus_source& s) {
-  if (s.format == "uci") return io::read_uci(s.path, s.vocab);
-  if (s.format == "ldac") return io::read_ldac(s.path, s.vocab);
   io::text_options t;
   t.stopwords_path = s.stopwords;
   t.min_df = s.min_df;
-  return io::read_text(s.path, t);
+  return io::read_corpus(s.path, s.format, s.vocab, t);
 }
 
 std::string bundled_data_dir() {

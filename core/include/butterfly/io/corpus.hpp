@@ -65,6 +65,15 @@ struct text_options {
 };
 corpus read_text(const std::string& path, const text_options& options = {});
 
+// The format a corpus file's name suggests: docword* = "uci", *.dat / *.ldac (plain or .gz)
+// = "ldac", anything else "text". What butterfly-lda and the Python module guess.
+std::string format_from_name(const std::string& path);
+
+// Reads `path` in `format` ("uci", "ldac" or "text"; std::invalid_argument naming it
+// otherwise). vocab_path ("" = none) applies to uci and ldac, `text` to text.
+corpus read_corpus(const std::string& path, const std::string& format,
+                   const std::string& vocab_path, const text_options& text = {});
+
 // 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of the byte
 // sequence: M, then each doc_offsets entry, N, each word, V, then each vocab entry as its
 // length followed by its bytes; integers as 8-byte (words: 4-byte) little-endian. Stable

@@ -1,0 +1,191 @@
+"""butterfly.LDA: latent Dirichlet allocation trained by butterfly's uncollapsed Gibbs sampler,
+with scikit-learn's names where they fit.
+
+The training iterations are the C++ library's (butterfly::lda::sampler, what
+``butterfly-lda train`` runs): the model is a pure function of ``random_state`` and the
+options, bit for bit the CLI's model for the same corpus and options, on any thread count.
+"""
+import os
+import warnings
+
+import numpy as np
+
+from . import _butterfly
+
+try:  # progress bar where python3-tqdm is installed, quiet otherwise
+    from tqdm import tqdm as _tqdm
+except ImportError:  # pragma: no cover - depends on the machine
+    _tqdm = None
+
+
+def _documents(X, vocab_size=None):
+    """(doc_offsets int64, words int32, V) of a documents x words count matrix: each
+    (document, word, count) entry becomes `count` tokens, words in increasing id within a
+    document, the order the UCI reader expands a docword file in."""
+    import scipy.sparse as sp
+
+    X = sp.csr_matrix(X)  # a copy only for non-CSR input
+    if not X.has_canonical_format:  # duplicates summed and indices sorted, not in the caller's X
+        X = X.copy()
+        X.sum_duplicates()
+    counts = X.data
+    if counts.size and (counts.min() < 0 or not np.array_equal(counts, np.round(counts))):
+        raise ValueError("X must hold non-negative integer counts (a document-term matrix such as "
+                         "CountVectorizer gives)")
+    if vocab_size is not None and X.shape[1] != vocab_size:
+        raise ValueError(f"X has {X.shape[1]} columns, the model was fitted with {vocab_size} words")
+    counts = counts.astype(np.int64)
+    words = np.repeat(X.indices.astype(np.int32), counts)
+    # document m's tokens begin after the counts of the entries before its row
+    doc_offsets = np.concatenate(([0], np.cumsum(counts)))[X.indptr].astype(np.int64)
+    return doc_offsets, words, X.shape[1]
+
+
+class LDA:
+    """Latent Dirichlet allocation, uncollapsed Gibbs sampling (Steele & Tristan's sampler).
+
+    Parameters (scikit-learn's names; defaults are ``butterfly-lda train``'s):
+      n_components      topics K (20)
+      doc_topic_prior   symmetric Dirichlet alpha on each document's topic proportions (0.1)
+      topic_word_prior  symmetric Dirichlet beta on each topic's word distribution (0.01)
+      max_iter          Gibbs iterations (200)
+      random_state      int seed (1, the CLI's --seed); the model is a pure function of it
+    butterfly's own:
+      algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
+      threads           None = the backend's default; else the OpenMP backend's thread count
+                        (a warning on a backend without host threads). Never changes the model.
+      checkpoint        path: fit resumes from it when it exists and writes it every
+                        checkpoint_every iterations and at the end
+      checkpoint_every  iterations between checkpoints (10)
+      fold_in_sweeps    Gibbs sweeps per document of transform and perplexity (20)
+      progress          show a tqdm bar during fit where tqdm is installed (True)
+
+    Attributes after fit: components_ (K x V float32, row k = topic k's word distribution,
+    rows sum to 1; scikit-learn keeps unnormalized pseudo-counts there), doc_topic_
+    (documents x K, the last iteration's theta), n_iter_, vocabulary_ (when fitted on a file).
+    """
+
+    def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
+                 random_state=1, algorithm="butterfly", threads=None, checkpoint=None, checkpoint_every=10,
+                 fold_in_sweeps=20, progress=True):
+        self.n_components = n_components
+        self.doc_topic_prior = doc_topic_prior
+        self.topic_word_prior = topic_word_prior
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.algorithm = algorithm
+        self.threads = threads
+        self.checkpoint = checkpoint
+        self.checkpoint_every = checkpoint_every
+        self.fold_in_sweeps = fold_in_sweeps
+        self.progress = progress
+
+    # scikit-learn's estimator protocol, so that clone() and grid searches work
+    def get_params(self, deep=True):
+        return {k: getattr(self, k) for k in ("n_components", "doc_topic_prior", "topic_word_prior", "max_iter",
+                                              "random_state", "algorithm", "threads", "checkpoint",
+                                              "checkpoint_every", "fold_in_sweeps", "progress")}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            if k not in self.get_params():
+                raise ValueError(f"invalid parameter {k!r} for LDA")
+            setattr(self, k, v)
+        return self
+
+    def _seed(self):
+        if isinstance(self.random_state, (bool, np.bool_)) or not isinstance(self.random_state, (int, np.integer)) \
+                or not 0 <= int(self.random_state) < 2**63:
+            raise ValueError(f"random_state must be an int in [0, 2^63), got {self.random_state!r} "
+                             "(the model is a pure function of it)")
+        return int(self.random_state)
+
+    _CORPUS_OPTIONS = ("vocab", "format", "stopwords", "min_df")
+
+    def _read(self, X, vocab_size=None, **corpus):
+        """X as (doc_offsets, words, V, vocabulary or None). corpus: the reader's options of
+        a corpus path, as butterfly-lda's --vocab, --corpus-format, --stopwords, --min-df."""
+        unknown = set(corpus) - set(self._CORPUS_OPTIONS)
+        if unknown:
+            raise TypeError(f"unexpected keyword arguments {sorted(unknown)}; a corpus path takes "
+                            f"{', '.join(self._CORPUS_OPTIONS)}")
+        if isinstance(X, (str, os.PathLike)):
+            offsets, words, vocab = _butterfly._read_corpus(
+                os.fspath(X), corpus.get("format") or "", os.fspath(corpus.get("vocab") or ""),
+                os.fspath(corpus.get("stopwords") or ""), int(corpus.get("min_df", 1)))
+            if vocab_size is not None and len(vocab) != vocab_size:
+                raise ValueError(f"{os.fspath(X)}: {len(vocab)} words, the model was fitted with {vocab_size}")
+            return offsets, words, len(vocab), vocab
+        if corpus:
+            raise ValueError(f"{', '.join(corpus)} apply to a corpus path only")
+        return (*_documents(X, vocab_size), None)
+
+    def fit(self, X, y=None, **corpus):
+        """Trains on X: a documents x words count matrix (scipy.sparse, e.g. CountVectorizer's,
+        or dense), or the path of a corpus file in a format butterfly-lda reads (UCI docword,
+        LDA-C, plain text; plain or .gz; format guessed from the name as the CLI does; the
+        keywords vocab=, format=, stopwords=, min_df= as the CLI's corpus options)."""
+        del y
+        offsets, words, V, vocabulary = self._read(X, **corpus)
+        if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
+            warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
+        trainer = _butterfly._Trainer(offsets, words, V, int(self.n_components), float(self.doc_topic_prior),
+                                      float(self.topic_word_prior), self._seed(), str(self.algorithm))
+        if self.checkpoint is not None and os.path.exists(self.checkpoint):
+            trainer.resume(os.fspath(self.checkpoint))
+        max_iter = int(self.max_iter)
+        if trainer.iteration > max_iter:
+            raise ValueError(f"checkpoint {self.checkpoint} is at iteration {trainer.iteration}, "
+                             f"past max_iter={max_iter}")
+        bar = None
+        if self.progress and _tqdm is not None:
+            bar = _tqdm(total=max_iter, initial=trainer.iteration, unit="it", desc="butterfly.LDA")
+        try:
+            while trainer.iteration < max_iter:
+                trainer.iterate()
+                if bar is not None:
+                    bar.update(1)
+                if self.checkpoint is not None and trainer.iteration % int(self.checkpoint_every) == 0:
+                    trainer.save(os.fspath(self.checkpoint))
+        finally:
+            if bar is not None:
+                bar.close()
+        if self.checkpoint is not None:
+            trainer.save(os.fspath(self.checkpoint))
+        phi = trainer.phi()
+        self.components_ = np.ascontiguousarray(phi.T)
+        self._phi = phi  # V x K, as the C++ evaluation reads it
+        self.doc_topic_ = trainer.theta()
+        self.n_iter_ = trainer.iteration
+        self.n_features_in_ = V
+        self.vocabulary_ = vocabulary
+        self.log_likelihood_ = trainer.log_likelihood()
+        return self
+
+    def fit_transform(self, X, y=None, **corpus):
+        """fit, then the training documents' topic proportions (the last iteration's theta)."""
+        return self.fit(X, y, **corpus).doc_topic_
+
+    def _check_fitted(self):
+        if not hasattr(self, "components_"):
+            raise ValueError("this LDA is not fitted yet: call fit first")
+
+    def transform(self, X, **corpus):
+        """Topic proportions (documents x K float32, rows sum to 1) of the documents X, with
+        the topics fixed: fold_in_sweeps Gibbs sweeps per document, keyed by random_state."""
+        self._check_fitted()
+        offsets, words, _, _ = self._read(X, self.n_features_in_, **corpus)
+        return _butterfly._infer_theta(offsets, words, self._phi, int(self.n_components),
+                                       float(self.doc_topic_prior), float(self.topic_word_prior),
+                                       int(self.fold_in_sweeps), self._seed())
+
+    def perplexity(self, X, **corpus):
+        """Held-out perplexity of the documents X by document completion (Wallach et al. 2009,
+        what butterfly-lda --holdout reports): each document's even-position tokens estimate
+        its theta, its odd-position tokens are scored. scikit-learn's perplexity is a
+        variational bound instead; compare models with one evaluator (../shared/eval)."""
+        self._check_fitted()
+        offsets, words, _, _ = self._read(X, self.n_features_in_, **corpus)
+        return _butterfly._completion_perplexity(offsets, words, self._phi, int(self.n_components),
+                                                 float(self.doc_topic_prior), float(self.topic_word_prior),
+                                                 int(self.fold_in_sweeps), self._seed())

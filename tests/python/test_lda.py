@@ -1,0 +1,146 @@
+"""butterfly.LDA: the CLI's model bit for bit on the bundled corpus, from a path or from a
+scipy.sparse matrix; transform and perplexity on held-out documents; checkpoints; errors."""
+import gzip
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import butterfly
+
+DATA = Path(os.environ["BUTTERFLY_SOURCE_DIR"]) / "data" / "ap"
+DOCWORD, VOCAB = DATA / "docword.ap.txt.gz", DATA / "vocab.ap.txt"
+ITERATIONS = 15  # enough for every part of an iteration; the CLI's 200 would take minutes
+
+
+def cli(*args):
+    exe = os.environ.get("BUTTERFLY_LDA")
+    if not exe:
+        pytest.skip("BUTTERFLY_LDA is not set (configure with BUTTERFLY_BUILD_APPS=ON)")
+    done = subprocess.run([exe, *map(str, args)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def read_uci(path):
+    """The docword file as a documents x words CSR matrix, read independently of butterfly."""
+    with gzip.open(path, "rt") as f:
+        D, W, _ = (int(f.readline()) for _ in range(3))
+        entries = np.loadtxt(f, dtype=np.int64, ndmin=2)
+    return sp.csr_matrix((entries[:, 2], (entries[:, 0] - 1, entries[:, 1] - 1)), shape=(D, W))
+
+
+def write_uci(path, X):
+    X = sp.coo_matrix(X)
+    with open(path, "w") as f:
+        f.write(f"{X.shape[0]}\n{X.shape[1]}\n{X.nnz}\n")
+        for d, w, n in sorted(zip(X.row + 1, X.col + 1, X.data)):
+            f.write(f"{d} {w} {n}\n")
+
+
+@pytest.fixture(scope="module")
+def ap():
+    return read_uci(DOCWORD)
+
+
+@pytest.fixture(scope="module")
+def cli_model(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "model"
+    cli("train", "--iterations", ITERATIONS, "--quiet", "--out", out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return butterfly.LDA(max_iter=ITERATIONS, progress=False).fit(DOCWORD, vocab=VOCAB)
+
+
+def test_fit_on_the_bundled_corpus_is_the_clis_model_bit_for_bit(cli_model, fitted):
+    # butterfly-lda train's defaults are LDA's: 20 topics, alpha 0.1, beta 0.01, seed 1, butterfly
+    phi, theta = np.load(cli_model / "phi.npy"), np.load(cli_model / "theta.npy")
+    assert fitted.components_.shape == (20, 10473)
+    assert np.array_equal(fitted.components_.T.view(np.uint32), phi.view(np.uint32))
+    assert np.array_equal(fitted.doc_topic_.view(np.uint32), theta.view(np.uint32))
+    assert fitted.n_iter_ == ITERATIONS
+    assert fitted.vocabulary_ == (cli_model / "vocab.txt").read_text().split("\n")[:10473]
+    metrics = [json.loads(line) for line in (cli_model / "metrics.jsonl").read_text().splitlines()]
+    assert fitted.log_likelihood_ == metrics[-1]["log_likelihood"]
+
+
+def test_a_sparse_matrix_gives_the_model_of_the_file(ap, fitted):
+    from_matrix = butterfly.LDA(max_iter=ITERATIONS, progress=False).fit(ap)
+    assert np.array_equal(from_matrix.components_, fitted.components_)
+    assert np.array_equal(from_matrix.doc_topic_, fitted.doc_topic_)
+    assert from_matrix.vocabulary_ is None
+    # the same matrix as floats, in COO form with duplicate entries split in two: same tokens
+    coo = ap.tocoo()
+    split = sp.coo_matrix((np.concatenate([coo.data - 1, np.ones_like(coo.data)]).astype(np.float64),
+                           (np.tile(coo.row, 2), np.tile(coo.col, 2))), shape=ap.shape)
+    again = butterfly.LDA(max_iter=2, progress=False).fit(split)
+    assert np.array_equal(again.components_, butterfly.LDA(max_iter=2, progress=False).fit(ap).components_)
+
+
+def test_the_model_is_a_pure_function_of_random_state(ap):
+    X = ap[:300]
+    a, b = (butterfly.LDA(n_components=8, max_iter=5, random_state=7, progress=False).fit(X) for _ in range(2))
+    c = butterfly.LDA(n_components=8, max_iter=5, random_state=8, progress=False).fit(X)
+    assert np.array_equal(a.components_, b.components_) and not np.array_equal(a.components_, c.components_)
+    for algorithm in ("basic", "warp_scan"):
+        lda = butterfly.LDA(n_components=8, max_iter=2, algorithm=algorithm, threads=1, progress=False)
+        assert lda.fit(X).components_.shape == (8, X.shape[1])
+    assert np.allclose(a.components_.sum(axis=1), 1, atol=1e-4)
+
+
+def test_transform_on_held_out_documents_is_the_clis_infer(ap, tmp_path):
+    train, held_out = ap[:2000], ap[2000:]
+    lda = butterfly.LDA(max_iter=ITERATIONS, progress=False).fit(train)
+    theta = lda.transform(held_out)
+    assert theta.shape == (246, 20) and theta.dtype == np.float32
+    assert np.allclose(theta.sum(axis=1)[np.diff(held_out.indptr) > 0], 1, atol=1e-4)
+    # the CLI infers with the same library code from a model directory
+    model = tmp_path / "model"
+    model.mkdir()
+    cli("train", "--iterations", 0, "--quiet", "--out", model)  # model.json, vocab.txt of the corpus
+    np.save(model / "phi.npy", lda.components_.T.copy())
+    write_uci(tmp_path / "docword.held.txt", held_out)
+    cli("infer", "--model", model, "--docword", tmp_path / "docword.held.txt", "--vocab", VOCAB, "--out",
+        tmp_path / "theta.npy")
+    assert np.array_equal(theta, np.load(tmp_path / "theta.npy"))
+    assert np.array_equal(lda.fit_transform(train), lda.doc_topic_)
+    # trained topics explain held-out documents better than the random initial ones
+    initial = butterfly.LDA(max_iter=0, progress=False).fit(train)
+    trained = lda.perplexity(held_out)
+    assert 1 < trained < initial.perplexity(held_out) < 10473
+
+
+def test_fit_resumes_from_its_checkpoint_exactly(ap, tmp_path):
+    X, path = ap[:200], tmp_path / "lda.ckpt"
+    whole = butterfly.LDA(n_components=5, max_iter=6, progress=False).fit(X)
+    butterfly.LDA(n_components=5, max_iter=4, checkpoint=path, checkpoint_every=2, progress=False).fit(X)
+    resumed = butterfly.LDA(n_components=5, max_iter=6, checkpoint=path, progress=False).fit(X)
+    assert np.array_equal(resumed.components_, whole.components_)
+    with pytest.raises(ValueError, match="checkpoint was written for other documents or options"):
+        butterfly.LDA(n_components=5, max_iter=6, checkpoint=path, random_state=2, progress=False).fit(X)
+
+
+def test_bad_input_is_a_clear_error(ap, tmp_path):
+    with pytest.raises(ValueError, match="non-negative integer counts"):
+        butterfly.LDA(progress=False).fit(sp.csr_matrix(np.array([[0.5, 1.0]])))
+    with pytest.raises(ValueError, match="random_state"):
+        butterfly.LDA(random_state=-1, progress=False).fit(ap[:10])
+    with pytest.raises(ValueError, match="number of topics must be at least 1"):
+        butterfly.LDA(n_components=0, progress=False).fit(ap[:10])
+    with pytest.raises(ValueError, match="not fitted"):
+        butterfly.LDA().transform(ap[:10])
+    lda = butterfly.LDA(n_components=3, max_iter=1, progress=False).fit(ap[:10])
+    with pytest.raises(ValueError, match="X has 5 columns, the model was fitted with 10473 words"):
+        lda.transform(sp.csr_matrix((2, 5)))
+    bad = tmp_path / "docword.bad.txt"
+    bad.write_text("2\n3\n1\n1 9 1\n")
+    with pytest.raises(ValueError, match=str(bad)):
+        butterfly.LDA(progress=False).fit(bad)
+    with pytest.raises(ValueError, match="apply to a corpus path only"):
+        butterfly.LDA(progress=False).fit(ap[:10], vocab=VOCAB)
