@@ -10,6 +10,14 @@
 // BACKEND=hip with BUTTERFLY_HIP_RUNTIME=cpu: the HIP CPU runtime (ROCm/HIP-CPU) runs the
 // same kernels on the host, compiled by g++; its hip_runtime.h defines __HIP__ itself.
 #include <hip/hip_runtime.h>
+// With g++ the runtime marks __device__ and __global__ functions __attribute__((simd)):
+// SIMD clones that its fibers never call, which cost compile time, a warning per kernel
+// ("unsupported argument type for simd") and, being strong symbols, duplicate definitions
+// at link. Our kernels and device functions do without.
+#undef __device__
+#define __device__
+#undef __global__
+#define __global__ __attribute__((flatten))
 #endif
 
 #if defined(__HIP__)
