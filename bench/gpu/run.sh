@@ -19,7 +19,8 @@
 # achieved occupancy, tokens/s); plots; summary.md. Everything goes to one folder: $OUT when
 # set, else bench/results/gpu-<date> (rehearsal: bench/results/rehearsal-<date>).
 # Environment: HBM_GBPS (peak bandwidth for the HBM floor; default from the GPU name),
-# JOBS (default nproc), BUTTERFLY_BENCH_DOCS (documents; default all, rehearsal 64).
+# JOBS (default nproc), BUTTERFLY_BENCH_DOCS (documents; default all, rehearsal 64), CAPS
+# (register caps to sweep; default "1 2 4", rehearsal "1 2").
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -106,7 +107,8 @@ fi
 # One build tree per register cap (__launch_bounds__ minimum blocks per multiprocessor); cap
 # 1 is the default build and also runs the tests. Built side by side: nvcc compiles
 # kernels.cpp as one translation unit, so three trees use the cores better than one.
-caps=(1 2 4)
+# CAPS overrides the list; the rehearsal builds two trees, enough to exercise the sweep.
+if [[ $mode == rehearse ]]; then read -ra caps <<< "${CAPS:-1 2}"; else read -ra caps <<< "${CAPS:-1 2 4}"; fi
 targets=(butterfly-bench-draw butterfly-bench-lda)
 configure_and_build() {
   local cap=$1 dir=$root/build-gpu-$mode-cap$1
@@ -150,17 +152,20 @@ done
 
 step "Figure 3 on wiki-lead: every algorithm x K grid, packing on (grid) and off (packing)"
 "$build/bench/butterfly-bench-draw" --benchmark_filter='^(grid|packing)/' \
-  --benchmark_out="$out/draw.json" --benchmark_out_format=json | tee "$out/draw.txt"
+  --benchmark_out="$out/draw.json" --benchmark_out_format=json 2>&1 | tee "$out/draw.txt"
+[[ -s $out/draw.json ]] || fail "butterfly-bench-draw wrote no results"
 
 step "the whole LDA iteration at K = 240"
-"$build/bench/butterfly-bench-lda" --benchmark_filter='/K:240$' \
-  --benchmark_out="$out/lda.json" --benchmark_out_format=json | tee "$out/lda.txt"
+"$build/bench/butterfly-bench-lda" --benchmark_filter='/K:240/' \
+  --benchmark_out="$out/lda.json" --benchmark_out_format=json 2>&1 | tee "$out/lda.txt"
+[[ -s $out/lda.json ]] || fail "butterfly-bench-lda wrote no results"
 
 step "register-cap sweep: registers, local bytes, achieved occupancy, tokens/s at K = 240"
 for cap in "${caps[@]}"; do
   bin=$root/build-gpu-$mode-cap$cap/bench/butterfly-bench-draw
   "$bin" --benchmark_filter='^grid/.*/K:240/' --benchmark_out="$out/sweep-cap$cap.json" \
-    --benchmark_out_format=json > "$out/sweep-cap$cap.txt"
+    --benchmark_out_format=json > "$out/sweep-cap$cap.txt" 2>&1
+  [[ -s $out/sweep-cap$cap.json ]] || fail "cap $cap: butterfly-bench-draw wrote no results"
   if [[ $mode == gpu ]]; then
     cuobjdump --dump-resource-usage "$bin" > "$out/resources-cap$cap.txt"
     # One launch per algorithm, on few documents: ncu replays each kernel many times.

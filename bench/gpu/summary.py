@@ -83,7 +83,7 @@ def main():
     print("## Figure 3: z draw over wiki-lead, tokens/s (fraction of the HBM floor)\n")
     table = {}
     for b in draw:
-        group, alg, k, w, pack = b["run_name"].split("/")
+        group, alg, k, w, pack = b["run_name"].split("/")[:5]
         K = int(k.split(":")[1])
         key = (alg, pack)
         rate = b["tokens_per_s"]
