@@ -1,3 +1,16 @@
+# BACKEND=hip runs on one of two HIP runtimes (BUTTERFLY_HIP_RUNTIME):
+#   rocm  hipcc and libamdhip64 (a real AMD GPU; Debian's packages or /opt/rocm);
+#   cpu   the HIP CPU runtime (ROCm/HIP-CPU, header-only, on TBB): g++ compiles the same
+#         kernels and runs them on the host, so CI executes them without a GPU.
+set(BUTTERFLY_HIP_RUNTIME rocm CACHE STRING "HIP runtime for BACKEND=hip: rocm or cpu")
+set_property(CACHE BUTTERFLY_HIP_RUNTIME PROPERTY STRINGS rocm cpu)
+if(BUTTERFLY_HIP_RUNTIME STREQUAL "cpu")
+  include(${CMAKE_CURRENT_LIST_DIR}/hip_cpu.cmake)
+  return()
+elseif(NOT BUTTERFLY_HIP_RUNTIME STREQUAL "rocm")
+  message(FATAL_ERROR "BUTTERFLY_HIP_RUNTIME='${BUTTERFLY_HIP_RUNTIME}': valid values are rocm, cpu")
+endif()
+
 # Finds hipcc for BACKEND=hip (included from cmake/Backend.cmake at top level).
 #
 # CMake's own HIP language (3.21+) needs ROCm's hip-lang package under <root>/lib/cmake,

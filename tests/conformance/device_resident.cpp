@@ -62,3 +62,40 @@ TEST_CASE("conformance: device-resident draws check their arguments on host copi
                                         good_words.view(), z.view(), o),
                     Catch::Contains("theta[0,2] = -1 is negative"));
 }
+
+TEMPLATE_TEST_CASE("conformance: device-resident slices drawn with first_token equal one whole draw",
+                   "[conformance][device]", Basic, Butterfly) {
+  const auto c = make_products("slices", 11, 37, 50, 19, 40);
+  const draw_options whole_options = case_options(TestType::value, native_width());
+  const device::device_buffer<float> theta(c.theta), phi(c.phi);
+  const device::device_buffer<std::int64_t> offsets(c.offsets);
+  const device::device_buffer<std::int32_t> words(c.words);
+  device::device_buffer<std::int32_t> z(c.words.size());
+  device::draw_topics(theta.view(), phi.view(), c.K, offsets.view(), words.view(), z.view(),
+                      whole_options);
+  const auto whole = z.to_host();
+  // Documents [a, b): their theta rows, words and offsets rebased to 0, numbered globally.
+  for (const auto& [a, b] : {std::pair{0, 5}, std::pair{5, 36}, std::pair{36, 37}}) {
+    const auto t0 = c.offsets[a], t1 = c.offsets[b];
+    std::vector<std::int64_t> slice_offsets;
+    for (int m = a; m <= b; ++m) slice_offsets.push_back(c.offsets[m] - t0);
+    const device::device_buffer<float> slice_theta(std::vector<float>(
+        c.theta.begin() + std::int64_t{a} * c.K, c.theta.begin() + std::int64_t{b} * c.K));
+    const device::device_buffer<std::int64_t> d_offsets(slice_offsets);
+    const device::device_buffer<std::int32_t> slice_words(
+        std::vector<std::int32_t>(c.words.begin() + t0, c.words.begin() + t1));
+    device::device_buffer<std::int32_t> slice_z(static_cast<std::size_t>(t1 - t0));
+    draw_options o = whole_options;
+    o.first_token = static_cast<std::uint64_t>(t0);
+    o.first_document = a;
+    device::draw_topics(slice_theta.view(), phi.view(), c.K, d_offsets.view(), slice_words.view(),
+                        slice_z.view(), o);
+    require_equal(slice_z.to_host(), std::vector<std::int32_t>(whole.begin() + t0, whole.begin() + t1),
+                  "documents [" + std::to_string(a) + ", " + std::to_string(b) + ")");
+  }
+}
+
+TEST_CASE("conformance: a device allocation that fails names the runtime call",
+          "[conformance][device]") {
+  CHECK_THROWS_WITH(device::device_buffer<float>(std::size_t{1} << 60), Catch::Contains("Malloc"));
+}

@@ -35,6 +35,8 @@ struct on_device {
 
 class gpu_backend final : public backend {
  public:
+  gpu_backend() { cuda_hip::start_runtime(); }
+
   std::string_view name() const override { return BUTTERFLY_RT_NAME; }
 
   std::string unavailable_reason() const override {

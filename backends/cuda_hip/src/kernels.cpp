@@ -21,7 +21,7 @@
 namespace butterfly::cuda_hip {
 namespace kernel {
 
-constexpr int block_threads = 256;
+using cuda_hip::block_threads;
 
 // hipcc compiles the device code once per --offload-arch; only the kernel whose W matches
 // that target's wavefront size is built for it (the host picks by the device's warpSize).
@@ -76,8 +76,14 @@ void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t 
       std::min(resident_blocks, (warps + warps_per_block - 1) / warps_per_block);
   device_buffer<float> scratch(static_cast<std::size_t>(blocks) * warps_per_block *
                                scratch_t::floats(src.K));
+#if defined(__HIP__)
+  // hipLaunchKernelGGL: the spelling that both hipcc and the HIP CPU runtime (g++) accept.
+  hipLaunchKernelGGL(k, dim3(static_cast<unsigned>(blocks)), dim3(kernel::block_threads), 0,
+                     stream, src, z, scratch.data(), warps, o.seed, o.iteration, o.first_token);
+#else
   k<<<static_cast<unsigned>(blocks), kernel::block_threads, 0, stream>>>(
       src, z, scratch.data(), warps, o.seed, o.iteration, o.first_token);
+#endif
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(GetLastError)());
   // scratch is freed on return, so the kernel must be done with it.
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));
@@ -92,7 +98,9 @@ void dispatch(const Source& src, std::int32_t* z, int width, const draw_options&
     });
   };
   switch (width) {
+#if !defined(BUTTERFLY_HIP_CPU)  // the HIP CPU runtime's wavefront is 64 lanes, never 32
     case 32: return with_width(std::integral_constant<int, 32>{});
+#endif
 #if defined(__HIP__)
     case 64: return with_width(std::integral_constant<int, 64>{});
 #endif

@@ -7,6 +7,11 @@ namespace butterfly::cuda_hip {
 void* device_allocate(std::size_t bytes) {
   void* p = nullptr;
   if (bytes > 0) BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(Malloc)(&p, bytes));
+  // The HIP CPU runtime (e112c93) reports success with a null pointer when its malloc fails
+  // (it tests p, not *p); that is the out-of-memory error it should have returned.
+  if (bytes > 0 && p == nullptr)
+    throw std::runtime_error("butterfly: " BUTTERFLY_RT_NAME "Malloc of " + std::to_string(bytes) +
+                             " bytes returned no memory");
   return p;
 }
 

@@ -6,7 +6,12 @@
 // declares it (hipStream_t is ihipStream_t*), so no HIP header is needed.
 #pragma once
 
-struct ihipStream_t;
 #define BUTTERFLY_GPU_NS hip
+#if defined(BUTTERFLY_HIP_CPU)
+// The HIP CPU runtime's hipStream_t cannot be forward-declared; pass it as void*.
+#define BUTTERFLY_GPU_STREAM void*
+#else
+struct ihipStream_t;
 #define BUTTERFLY_GPU_STREAM ihipStream_t*  // hipStream_t; nullptr is the default stream
+#endif
 #include "butterfly/cuda_hip/device_api.hpp"
