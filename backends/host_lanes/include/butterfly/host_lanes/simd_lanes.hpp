@@ -72,14 +72,22 @@ struct simd_lanes {
   simd_lanes() = default;
   // Implicit on purpose, as lanes<T, W>'s: a uniform value stands for a varying one.
   BUTTERFLY_FN simd_lanes(T x) {
-    for (int l = 0; l < W; ++l) c[l / L][l % L] = x;  // compiles to one broadcast
+    T a[W];
+    for (int l = 0; l < W; ++l) a[l] = x;
+    *this = from_array(a);  // compiles to one broadcast
+  }
+  // Lane l = a[l]. Filling an array and loading it whole (rather than writing lane by lane
+  // into an uninitialized vector) is what the compiler turns into a broadcast or a gather.
+  BUTTERFLY_FN static simd_lanes from_array(const T (&a)[W]) {
+    simd_lanes r;
+    std::memcpy(r.c, a, sizeof r.c);
+    return r;
   }
   template <class U, class = std::enable_if_t<!std::is_same_v<U, T>>>
   BUTTERFLY_FN explicit simd_lanes(const simd_lanes<U, W>& o) {
     for (int i = 0; i < N; ++i) c[i] = __builtin_convertvector(o.c[i], chunk);
   }
   BUTTERFLY_FN T operator[](int l) const { return c[l / L][l % L]; }
-  BUTTERFLY_FN void set(int l, T x) { c[l / L][l % L] = x; }
 };
 
 template <int W>

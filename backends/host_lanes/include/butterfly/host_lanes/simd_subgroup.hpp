@@ -26,8 +26,11 @@ namespace simd_detail {
 // 0, 1, ..., L-1 as integers of T's size.
 template <class T, int L>
 BUTTERFLY_FN chunk_t<same_size_int<T>, L> iota() {
-  chunk_t<same_size_int<T>, L> r;
-  for (int l = 0; l < L; ++l) r[l] = l;
+  using I = same_size_int<T>;
+  I a[L];
+  for (int l = 0; l < L; ++l) a[l] = static_cast<I>(l);
+  chunk_t<I, L> r;
+  std::memcpy(&r, a, sizeof r);
   return r;
 }
 
@@ -175,32 +178,32 @@ struct simd_subgroup {
 
   template <class T, class I>
   BUTTERFLY_FN varying<T> gather(const T* base, const varying<I>& idx) const {
-    varying<T> r;
-    for (int l = 0; l < W; ++l) r.c[l / L][l % L] = base[idx.c[l / L][l % L]];
-    return r;
+    T r[W];
+    for (int l = 0; l < W; ++l) r[l] = base[idx[l]];
+    return varying<T>::from_array(r);
   }
   template <class T, class I>
   BUTTERFLY_FN varying<T> gather(const T* base, const varying<I>& idx, const mask& m,
                                  T fallback) const {
-    varying<T> r;
-    for (int l = 0; l < W; ++l)
-      r.c[l / L][l % L] = m.c[l / L][l % L] ? base[idx.c[l / L][l % L]] : fallback;
-    return r;
+    T r[W];
+    for (int l = 0; l < W; ++l) r[l] = m[l] ? base[idx[l]] : fallback;
+    return varying<T>::from_array(r);
   }
   template <class T, class I>
   BUTTERFLY_FN void scatter(T* base, const varying<I>& idx, const varying<T>& v,
                             const mask& m) const {
     for (int l = 0; l < W; ++l)
-      if (m.c[l / L][l % L]) base[idx.c[l / L][l % L]] = v.c[l / L][l % L];
+      if (m[l]) base[idx[l]] = v[l];
   }
 
   BUTTERFLY_FN void sync() const {}
 
   template <class F, class T>
   BUTTERFLY_FN auto map(F f, const varying<T>& v) const {
-    varying<decltype(f(v[0]))> r;
-    for (int l = 0; l < W; ++l) r.c[l / L][l % L] = f(v.c[l / L][l % L]);
-    return r;
+    using R = decltype(f(v[0]));
+    R r[W];
+    for (int l = 0; l < W; ++l) r[l] = f(v[l]);
+    return varying<R>::from_array(r);
   }
 };
 
