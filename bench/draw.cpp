@@ -7,6 +7,8 @@
 //   simd    Figure 3 on the host lanes at every width: every algorithm x the grid's K x
 //           every supported width, packing on, and `scalar` (width 1), the loop a user
 //           would write instead, in the same run (bench/cpu.sh runs this group on ap)
+//   array   the same at K = 240 on the plain-array lanes of butterfly::reference (what the
+//           host backends ran before issue 12), for a before/after ratio in one run
 // Counters: tokens_per_s (rate), lane_util (useful lane-steps / all lane-steps, computed
 // from the document lengths), K, W, pack. The label is the algorithm.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (for callgrind); default all.
@@ -55,7 +57,7 @@ double lane_util(algorithm a, int K, int W, bool pack) {
               : detail::lane_utilization(c.doc_offsets, W);
 }
 
-void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {
+void draw(benchmark::State& state, algorithm a, int K, int W, bool pack, bool array_lanes) {
   const auto& c = wiki();
   const auto& m = model_for(K);
   std::vector<std::int32_t> z(c.words.size());
@@ -68,7 +70,10 @@ void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {
   // validation pass (the public default) is left out and only the draw is timed.
   o.validate = false;
   for (auto _ : state) {
-    draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    if (array_lanes)
+      reference::draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    else
+      draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
     benchmark::DoNotOptimize(z.data());
     benchmark::ClobberMemory();
     ++o.iteration;
@@ -124,7 +129,7 @@ void add(algorithm a, int K, int W, bool pack, const char* group) {
   const std::string n = std::string(group) + "/" + std::string(name(a)) + "/K:" +
                         std::to_string(K) + "/W:" + std::to_string(W) +
                         "/pack:" + std::to_string(pack);
-  benchmark::RegisterBenchmark(n.c_str(), draw, a, K, W, pack)
+  benchmark::RegisterBenchmark(n.c_str(), draw, a, K, W, pack, std::string(group) == "array")
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }
@@ -152,7 +157,10 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     for (int W : supported_widths())
-      for (algorithm a : all_algorithms) add(a, K, W, true, "simd");
+      for (algorithm a : all_algorithms) {
+        add(a, K, W, true, "simd");
+        if (K == 240) add(a, K, W, true, "array");
+      }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
