@@ -56,11 +56,13 @@ inline corpus read_docword(const std::string& name, std::int64_t max_docs = 0) {
   return c;
 }
 
-// The wiki-lead documents the timing programs run on: all of them, or the first
+// The documents the timing programs run on: wiki-lead, or the corpus named by
+// $BUTTERFLY_BENCH_CORPUS (e.g. ap, as bench/cpu.sh runs); all of them, or the first
 // $BUTTERFLY_BENCH_DOCS.
 inline corpus wiki_lead_documents() {
   const char* docs = std::getenv("BUTTERFLY_BENCH_DOCS");
-  return read_docword("wiki-lead", docs ? std::atoll(docs) : 0);
+  const char* name = std::getenv("BUTTERFLY_BENCH_CORPUS");
+  return read_docword(name ? name : "wiki-lead", docs ? std::atoll(docs) : 0);
 }
 
 // Loads the corpus before any benchmark runs and says on stderr what is timed (bench/run.sh

@@ -4,14 +4,24 @@
 //           native width, warp packing on
 //   widths  every algorithm x every supported width at K = 240, packing on
 //   packing every algorithm at K = 240, native width, packing off (on is in the grid)
+//   simd    Figure 3 on the host lanes at every width: every algorithm x the grid's K x
+//           every supported width, packing on, and `scalar` (width 1), the loop a user
+//           would write instead, in the same run (bench/cpu.sh runs this group on ap).
+//           The host backends run SIMD lanes up to one register and arrays above
+//           (host_lanes/host_subgroup.hpp)
+//   array   the same at K = 240 on the plain-array lanes of butterfly::reference (what the
+//           host backends ran before issue 12), for a before/after ratio in one run
 // Counters: tokens_per_s (rate), lane_util (useful lane-steps / all lane-steps, computed
 // from the document lengths), K, W, pack. The label is the algorithm.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (for callgrind); default all.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "butterfly/butterfly.hpp"
+#include "butterfly/detail/rng.hpp"
 #include "butterfly/detail/warp_plan.hpp"
 #include "corpus.hpp"
 #include "inputs.hpp"
@@ -49,7 +59,7 @@ double lane_util(algorithm a, int K, int W, bool pack) {
               : detail::lane_utilization(c.doc_offsets, W);
 }
 
-void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {
+void draw(benchmark::State& state, algorithm a, int K, int W, bool pack, bool array_lanes) {
   const auto& c = wiki();
   const auto& m = model_for(K);
   std::vector<std::int32_t> z(c.words.size());
@@ -62,7 +72,10 @@ void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {
   // validation pass (the public default) is left out and only the draw is timed.
   o.validate = false;
   for (auto _ : state) {
-    draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    if (array_lanes)
+      reference::draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    else
+      draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
     benchmark::DoNotOptimize(z.data());
     benchmark::ClobberMemory();
     ++o.iteration;
@@ -76,11 +89,49 @@ void draw(benchmark::State& state, algorithm a, int K, int W, bool pack) {
   state.counters["pack"] = pack;
 }
 
+// The baseline: the plain scalar loop a user would write, one token at a time: the K
+// products theta[m, k] * phi[c, k] summed into a prefix table, then a binary search for
+// the first prefix above sum * u, with the library's uniforms.
+void scalar_loop(benchmark::State& state, int K) {
+  const auto& c = wiki();
+  const auto& m = model_for(K);
+  std::vector<std::int32_t> z(c.words.size());
+  std::vector<float> prefix(static_cast<std::size_t>(K));
+  std::uint32_t iteration = 0;
+  for (auto _ : state) {
+    for (std::int64_t d = 0; d < c.M(); ++d) {
+      const float* theta = m.theta.data() + d * K;
+      for (std::int64_t t = c.doc_offsets[d]; t < c.doc_offsets[d + 1]; ++t) {
+        const float* phi = m.phi.data() + static_cast<std::int64_t>(c.words[t]) * K;
+        float sum = 0.0f;
+        for (int k = 0; k < K; ++k) prefix[k] = sum += theta[k] * phi[k];
+        const float stop = sum * rng::token_uniform(7, iteration, static_cast<std::uint64_t>(t));
+        int lo = 0, hi = K - 1;
+        while (lo < hi) {
+          const int mid = (lo + hi) / 2;
+          if (stop < prefix[mid]) hi = mid;
+          else lo = mid + 1;
+        }
+        z[t] = lo;
+      }
+    }
+    benchmark::DoNotOptimize(z.data());
+    benchmark::ClobberMemory();
+    ++iteration;
+  }
+  state.SetLabel("scalar");
+  state.counters["tokens_per_s"] =
+      benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["K"] = K;
+  state.counters["W"] = 1;
+  state.counters["pack"] = 0;
+}
+
 void add(algorithm a, int K, int W, bool pack, const char* group) {
   const std::string n = std::string(group) + "/" + std::string(name(a)) + "/K:" +
                         std::to_string(K) + "/W:" + std::to_string(W) +
                         "/pack:" + std::to_string(pack);
-  benchmark::RegisterBenchmark(n.c_str(), draw, a, K, W, pack)
+  benchmark::RegisterBenchmark(n.c_str(), draw, a, K, W, pack, std::string(group) == "array")
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }
@@ -92,7 +143,8 @@ int main(int argc, char** argv) {
   if (!bench::announce("butterfly-bench-draw", wiki, "native width " + std::to_string(native_width())))
     return 1;
   const int native = native_width();
-  for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
+  const std::vector<int> grid_K{16, 48, 80, 112, 144, 176, 208, 240, 512, 1024};
+  for (int K : grid_K) {
     for (algorithm a : all_algorithms) add(a, K, native, true, "grid");
     if (K == 240) {
       for (algorithm a : all_algorithms) add(a, K, native, false, "packing");
@@ -100,6 +152,17 @@ int main(int argc, char** argv) {
         if (W != native)
           for (algorithm a : all_algorithms) add(a, K, W, true, "widths");
     }
+  }
+  for (int K : grid_K) {
+    benchmark::RegisterBenchmark(("simd/scalar/K:" + std::to_string(K) + "/W:1/pack:0").c_str(),
+                                 scalar_loop, K)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    for (int W : supported_widths())
+      for (algorithm a : all_algorithms) {
+        add(a, K, W, true, "simd");
+        if (K == 240) add(a, K, W, true, "array");
+      }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -16,7 +16,7 @@ void spread_on_host_space(std::int64_t warps, const chunk_body& range) {
 }  // namespace
 
 const backend& configured_backend() {
-  static const host_lanes::lanes_backend b("kokkos", spread_on_host_space,
+  static const host_lanes::host_lanes_backend b("kokkos", spread_on_host_space,
                                            kokkos::detail::session_unavailable_reason);
   return b;
 }

@@ -3,7 +3,7 @@
 // count and schedule.
 #include <algorithm>
 
-#include "butterfly/host_lanes/run.hpp"
+#include "butterfly/host_lanes/host_subgroup.hpp"
 
 namespace butterfly::detail {
 namespace {
@@ -19,7 +19,7 @@ void spread_over_threads(std::int64_t warps, const chunk_body& range) {
 }  // namespace
 
 const backend& configured_backend() {
-  static const host_lanes::lanes_backend b("openmp", spread_over_threads);
+  static const host_lanes::host_lanes_backend b("openmp", spread_over_threads);
   return b;
 }
 

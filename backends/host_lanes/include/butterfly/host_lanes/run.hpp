@@ -1,7 +1,9 @@
 // Host launch of the core kernels on explicit lanes, shared by every backend whose lanes are
-// host_lanes (the serial reference, openmp, and Kokkos host spaces): pick the compile-time
-// width and algorithm, then run draw_warp over ranges of warps. A backend only says how the
-// ranges are spread over threads (its `spread`).
+// host_lanes (the serial reference, serial, openmp, and Kokkos host spaces): pick the
+// compile-time width and algorithm, then run draw_warp over ranges of warps. A backend only
+// says how the ranges are spread over threads (its `spread`). Subgroup is simd_subgroup
+// (lanes in SIMD registers, what the backends run) or subgroup (plain arrays, the
+// reference); both give the same z bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include "butterfly/detail/draw_warp.hpp"
 #include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/detail/kernels.hpp"
+#include "butterfly/host_lanes/simd_subgroup.hpp"
 #include "butterfly/host_lanes/subgroup.hpp"
 
 namespace butterfly::host_lanes {
@@ -32,10 +35,10 @@ inline constexpr int native_width = 16;
 inline std::int64_t warp_count(std::int64_t items, int W) { return (items + W - 1) / W; }
 
 // Runs warps [q_begin, q_end) of src with one scratch buffer.
-template <int W, class Algorithm, class Source>
+template <template <int> class Subgroup, int W, class Algorithm, class Source>
 void draw_warp_range(const Source& src, std::int32_t* z, const draw_options& o,
                      std::int64_t q_begin, std::int64_t q_end) {
-  using SG = subgroup<W>;
+  using SG = Subgroup<W>;
   std::vector<float> scratch(detail::warp_scratch<SG>::floats(src.K));
   const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), src.K);
   const SG sg;
@@ -59,13 +62,13 @@ void with_width(int w, F&& f) {
 // Draws all of src at width w: spread(warps, range) must call range(q_begin, q_end) for
 // ranges that cover [0, warps) exactly once. A warp's draws depend only on its own inputs,
 // so z is the same for any spread.
-template <class Source, class Spread>
+template <template <int> class Subgroup = simd_subgroup, class Source, class Spread>
 void draw(const Source& src, int w, std::int32_t* z, const draw_options& o, Spread&& spread) {
   with_width(w, [&](auto width) {
     constexpr int W = decltype(width)::value;
     detail::with_algorithm(o.method, [&](auto alg) {
       spread(warp_count(src.items(), W), [&](std::int64_t q_begin, std::int64_t q_end) {
-        draw_warp_range<W, decltype(alg)>(src, z, o, q_begin, q_end);
+        draw_warp_range<Subgroup, W, decltype(alg)>(src, z, o, q_begin, q_end);
       });
     });
   });
@@ -74,12 +77,13 @@ void draw(const Source& src, int w, std::int32_t* z, const draw_options& o, Spre
 // The seam for a backend whose lanes are host_lanes. Backends differ only in how ranges of
 // warps are spread over threads (spread(warps, range) calls range(q_begin, q_end) for ranges
 // covering [0, warps) exactly once) and, for Kokkos, in whether they can run at all.
-class lanes_backend final : public detail::backend {
+template <template <int> class Subgroup>
+class basic_lanes_backend final : public detail::backend {
  public:
   using spread_fn = std::function<void(std::int64_t warps, const detail::chunk_body& range)>;
   using reason_fn = std::function<std::string()>;
 
-  lanes_backend(std::string_view name, spread_fn spread, reason_fn reason = {})
+  basic_lanes_backend(std::string_view name, spread_fn spread, reason_fn reason = {})
       : name_(name), spread_(std::move(spread)), reason_(std::move(reason)) {}
 
   std::string_view name() const override { return name_; }
@@ -87,10 +91,10 @@ class lanes_backend final : public detail::backend {
   int native_width() const override { return host_lanes::native_width; }
   const std::vector<int>& supported_widths() const override { return widths(); }
   void draw(const detail::product_form& src, const detail::launch& l) const override {
-    host_lanes::draw(src, l.width, l.z, l.options, spread_);
+    host_lanes::draw<Subgroup>(src, l.width, l.z, l.options, spread_);
   }
   void draw(const detail::row_form& src, const detail::launch& l) const override {
-    host_lanes::draw(src, l.width, l.z, l.options, spread_);
+    host_lanes::draw<Subgroup>(src, l.width, l.z, l.options, spread_);
   }
 
  private:
@@ -98,5 +102,9 @@ class lanes_backend final : public detail::backend {
   spread_fn spread_;
   reason_fn reason_;
 };
+
+// What serial, openmp and Kokkos host spaces run, and the reference they are checked against.
+using lanes_backend = basic_lanes_backend<simd_subgroup>;
+using array_lanes_backend = basic_lanes_backend<subgroup>;
 
 }  // namespace butterfly::host_lanes

@@ -11,7 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/host_lanes/run.hpp"
+#include "butterfly/host_lanes/host_subgroup.hpp"
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
 #include "butterfly/detail/draw_warp.hpp"
 #include "butterfly/detail/kernels.hpp"
@@ -112,7 +112,7 @@ template <class ExecSpace, class Source>
 void launch(const ExecSpace& space, const Source& src, int width, std::int32_t* z,
             const draw_options& o) {
   if constexpr (is_host_space<ExecSpace>) {
-    host_lanes::draw(src, width, z, o, [&](std::int64_t warps, const auto& range) {
+    host_lanes::draw<host_lanes::host_subgroup>(src, width, z, o, [&](std::int64_t warps, const auto& range) {
       host_spread(space, warps, range);
     });
   } else {

@@ -1,0 +1,95 @@
+// The SIMD host lanes (host_lanes/simd_subgroup.hpp, what serial, openmp and Kokkos host
+// spaces run) against the plain-array lanes (host_lanes/subgroup.hpp, the reference) at
+// equal W: all four algorithms, product and row form, warp packing on and off, every host
+// width; at the golden widths also against the goldens the reference wrote.
+//
+// Runs in every build, whatever BACKEND is. Compiled twice (CMakeLists.txt): for the
+// build's host ISA (conformance_simd) and for SSE2 alone (conformance_simd_sse), so every
+// run checks that two ISAs give the reference's z; BUTTERFLY_EXPECT_REGISTER_BYTES makes
+// sure each binary really got the ISA it was meant to.
+#include <catch2/catch.hpp>
+
+#include "butterfly/detail/prepare.hpp"
+#include "butterfly/host_lanes/run.hpp"
+#include "cases.hpp"
+#include "check.hpp"
+#include "golden.hpp"
+
+using namespace butterfly;
+using namespace butterfly::conformance;
+
+namespace {
+
+void one_thread(std::int64_t warps, const detail::chunk_body& range) { range(0, warps); }
+
+const host_lanes::lanes_backend simd_lanes("simd lanes", one_thread);
+const host_lanes::array_lanes_backend array_lanes("array lanes", one_thread);
+
+// The conformance cases plus documents longer than a warp-plan segment (256 tokens), so
+// that packing both cuts and reorders.
+std::vector<case_inputs> cases() {
+  auto all = all_cases();
+  all.push_back(make_products("long-docs", 6, 40, 100, 48, 700));
+  return all;
+}
+
+std::vector<std::int32_t> run_on(const detail::backend& b, const case_inputs& c, algorithm a,
+                                 int width, bool pack) {
+  draw_options o = case_options(a, width);
+  o.pack_warps = pack;
+  std::vector<std::int32_t> z(c.outputs(), -2);
+  if (c.rows) {
+    const auto call = detail::prepare_rows("simd conformance", c.theta, c.K, z, o,
+                                           b.native_width(), b.supported_widths());
+    b.draw(call.src, detail::launch{call.width, o, z.data(), nullptr});
+  } else {
+    const auto call =
+        detail::prepare_topics("simd conformance", c.theta, c.phi, c.K, c.offsets, c.words, z,
+                               o, b.native_width(), b.supported_widths());
+    b.draw(call.src, detail::launch{call.width, o, z.data(), call.plan});
+  }
+  return z;
+}
+
+}  // namespace
+
+TEST_CASE("simd lanes: compiled for the intended ISA", "[conformance][simd]") {
+  INFO("simd_register_bytes " << host_lanes::simd::simd_register_bytes);
+#ifdef BUTTERFLY_EXPECT_REGISTER_BYTES
+  REQUIRE(host_lanes::simd::simd_register_bytes == BUTTERFLY_EXPECT_REGISTER_BYTES);
+#else
+  REQUIRE(host_lanes::simd::simd_register_bytes >= 16);
+#endif
+}
+
+TEMPLATE_TEST_CASE("simd lanes equal the array lanes bit for bit at every width",
+                   "[conformance][simd]", Basic, Transposed, Butterfly, WarpScan) {
+  for (const auto& c : cases())
+    for (int width : host_lanes::widths())
+      for (bool pack : {false, true}) {
+        if (pack && c.rows) continue;  // rows have no warp plan
+        const std::string what = "case " + c.name + ", width " + std::to_string(width) +
+                                 (pack ? ", packed" : ", unpacked") + ", " +
+                                 std::to_string(host_lanes::simd::simd_register_bytes) +
+                                 "-byte registers";
+        const auto want = run_on(array_lanes, c, TestType::value, width, false);
+        for (auto z : want) REQUIRE(z >= 0);  // every case has positive weights
+        require_equal(run_on(simd_lanes, c, TestType::value, width, pack), want, what);
+      }
+}
+
+TEMPLATE_TEST_CASE("simd lanes reproduce the goldens", "[conformance][simd][golden]", Basic,
+                   Transposed, Butterfly, WarpScan) {
+  int compared = 0;
+  for (const auto& c : all_cases()) {
+    const auto golden = read_golden(golden_path(BUTTERFLY_GOLDEN_DIR, c));
+    for (int width : golden_widths) {
+      const auto it = golden.find({std::string(name(TestType::value)), width});
+      if (it == golden.end()) continue;
+      require_equal(run_on(simd_lanes, c, TestType::value, width, false), it->second,
+                    "simd lanes vs golden " + c.name + ", width " + std::to_string(width));
+      ++compared;
+    }
+  }
+  REQUIRE(compared > 0);
+}
