@@ -3,6 +3,12 @@
 // bit for bit.
 #include "butterfly/host_lanes/run.hpp"
 
+namespace butterfly::host_lanes {
+
+BUTTERFLY_ARRAY_LANES()  // the one copy of the array lanes every host backend links to
+
+}  // namespace butterfly::host_lanes
+
 namespace butterfly::detail {
 
 const backend& reference_backend() {

@@ -59,18 +59,52 @@ void with_width(int w, F&& f) {
   throw std::invalid_argument("butterfly: no host-lane kernel for width " + std::to_string(w));
 }
 
-// Draws all of src at width w: spread(warps, range) must call range(q_begin, q_end) for
-// ranges that cover [0, warps) exactly once. A warp's draws depend only on its own inputs,
-// so z is the same for any spread.
-template <template <int> class Subgroup = simd_subgroup, class Source, class Spread>
-void draw(const Source& src, int w, std::int32_t* z, const draw_options& o, Spread&& spread) {
+// spread(warps, range) must call range(q_begin, q_end) for ranges that cover [0, warps)
+// exactly once. A warp's draws depend only on its own inputs, so z is the same for any spread.
+using spread_fn = std::function<void(std::int64_t warps, const detail::chunk_body& range)>;
+
+// Draws all of src at the compile-time width W on Subgroup<W> lanes.
+template <template <int> class Subgroup, int W, class Source>
+void draw_at_width(const Source& src, std::int32_t* z, const draw_options& o,
+                   const spread_fn& spread) {
+  detail::with_algorithm(o.method, [&](auto alg) {
+    spread(warp_count(src.items(), W), [&](std::int64_t q_begin, std::int64_t q_end) {
+      draw_warp_range<Subgroup, W, decltype(alg)>(src, z, o, q_begin, q_end);
+    });
+  });
+}
+
+// The array lanes at every width are compiled once, in the library (the reference,
+// backends/serial/src/reference.cpp, is in every build): the host backends run arrays
+// wherever W lanes do not fit one SIMD register (host_subgroup.hpp), and compiling those
+// widths again in each backend doubled the library's build time (most of all under the
+// sanitizers). PREFIX is `extern` here and empty where they are instantiated.
+#define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)                                        \
+  PREFIX template void draw_at_width<subgroup, W, detail::FORM>(                         \
+      const detail::FORM&, std::int32_t*, const draw_options&, const spread_fn&);
+#define BUTTERFLY_ARRAY_LANES(PREFIX)                 \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 4, product_form)   \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 8, product_form)   \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 16, product_form)  \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 32, product_form)  \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 64, product_form)  \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 4, row_form)       \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 8, row_form)       \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 16, row_form)      \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 32, row_form)      \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 64, row_form)
+BUTTERFLY_ARRAY_LANES(extern)
+
+// Draws all of src at width w (one of widths()).
+template <template <int> class Subgroup = simd_subgroup, class Source>
+void draw(const Source& src, int w, std::int32_t* z, const draw_options& o,
+          const spread_fn& spread) {
   with_width(w, [&](auto width) {
     constexpr int W = decltype(width)::value;
-    detail::with_algorithm(o.method, [&](auto alg) {
-      spread(warp_count(src.items(), W), [&](std::int64_t q_begin, std::int64_t q_end) {
-        draw_warp_range<Subgroup, W, decltype(alg)>(src, z, o, q_begin, q_end);
-      });
-    });
+    if constexpr (std::is_same_v<Subgroup<W>, subgroup<W>>)
+      draw_at_width<subgroup, W>(src, z, o, spread);  // the library's one copy
+    else
+      draw_at_width<Subgroup, W>(src, z, o, spread);
   });
 }
 
@@ -80,7 +114,6 @@ void draw(const Source& src, int w, std::int32_t* z, const draw_options& o, Spre
 template <template <int> class Subgroup>
 class basic_lanes_backend final : public detail::backend {
  public:
-  using spread_fn = std::function<void(std::int64_t warps, const detail::chunk_body& range)>;
   using reason_fn = std::function<std::string()>;
 
   basic_lanes_backend(std::string_view name, spread_fn spread, reason_fn reason = {})
