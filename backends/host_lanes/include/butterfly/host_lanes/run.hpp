@@ -96,7 +96,7 @@ void draw_at_width(const Source& src, std::int32_t* z, const draw_options& o,
 BUTTERFLY_ARRAY_LANES(extern)
 
 // Draws all of src at width w (one of widths()).
-template <template <int> class Subgroup = simd_subgroup, class Source>
+template <template <int> class Subgroup, class Source>
 void draw(const Source& src, int w, std::int32_t* z, const draw_options& o,
           const spread_fn& spread) {
   with_width(w, [&](auto width) {
