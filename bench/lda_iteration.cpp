@@ -63,7 +63,7 @@ fixture& fixture_for(algorithm a, int K) {
     h.num_topics = K;
     f.a = a;
     f.K = K;
-    f.s = std::make_unique<lda::sampler>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, a);
+    f.s = std::make_unique<lda::sampler>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, lda::sampler_options{a});
     f.st = f.s->initial_state();
     for (int i = 0; i < warmup_iterations; ++i) f.s->iterate(f.st);
   }

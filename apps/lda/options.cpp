@@ -35,6 +35,13 @@ std::vector<std::string> algorithm_names() {
   return names;
 }
 
+// 0 (the native width) and the widths the configured backend runs.
+std::vector<int> width_choices() {
+  std::vector<int> widths{0};
+  for (const int w : supported_widths()) widths.push_back(w);
+  return widths;
+}
+
 // The options of `cmd` and of its option groups.
 std::vector<CLI::Option*> options_of(CLI::App& cmd) {
   std::vector<CLI::Option*> all = cmd.get_options();
@@ -76,6 +83,14 @@ void add_train_options(CLI::App& cmd, train_args& a) {
       ->type_name("S")->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))->capture_default_str();
   cmd.add_option("--algorithm", a.algorithm, "how the topic of every token is drawn")->type_name("NAME")
       ->check(CLI::IsMember(algorithm_names()))->capture_default_str();
+  cmd.add_option("--width", a.width,
+                 "lanes per subgroup of the z draw (z depends on it: compare backends at equal width); 0 = the "
+                 "backend's native width")
+      ->type_name("W")->check(CLI::IsMember(width_choices()))->capture_default_str();
+  cmd.add_option("--estimator", a.estimator,
+                 "theta and phi from the counts: sample = a Dirichlet draw (Gibbs sampling), mean = the "
+                 "posterior mean (fewer, cheaper iterations to a given perplexity)")
+      ->type_name("NAME")->check(CLI::IsMember({"sample", "mean"}))->capture_default_str();
   cmd.add_option("--eval-every", a.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")
       ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();

@@ -69,6 +69,10 @@ struct training_data {
   lda::documents train;      // what the sampler draws
 };
 
+lda::sampler_options sampler_options_of(const train_args& a) {
+  return {parse_algorithm(a.algorithm), a.width, lda::parse_estimator(a.estimator)};
+}
+
 lda::hyperparameters hyperparameters_of(const train_args& a) {
   lda::hyperparameters h;
   h.num_topics = a.topics;
@@ -108,7 +112,7 @@ class training_run {
         hyper_(hyperparameters_of(args_)),
         data_(corpus_source_from(args_.corpus), args_.holdout, args_.seed),
         part_(lda::shard_of(data_.train, world_.size(), world_.rank())),
-        sampler_(data_.train, hyper_, args_.seed, parse_algorithm(args_.algorithm), part_,
+        sampler_(data_.train, hyper_, args_.seed, sampler_options_of(args_), part_,
                  [this](std::int32_t* counts, std::size_t n) {
                    if (hooks_.before_count_sum) hooks_.before_count_sum();
                    world_.sum(counts, n);
@@ -126,9 +130,12 @@ class training_run {
   // checkpoints every --checkpoint-every.
   void iterate() {
     if (!quiet_)
-      std::fprintf(stderr, "training %d topics on %" PRId64 " documents, %" PRId64 " tokens, %d words (%s, %s%s)\n",
+      std::fprintf(stderr,
+                   "training %d topics on %" PRId64 " documents, %" PRId64 " tokens, %d words (%s, width %d, %s "
+                   "estimator, %s%s)\n",
                    hyper_.num_topics, data_.train.num_docs(), data_.train.num_tokens(), data_.corpus.vocab_size(),
-                   args_.algorithm.c_str(), std::string(backend_name()).c_str(), s_.iteration ? ", resumed" : "");
+                   args_.algorithm.c_str(), width(), args_.estimator.c_str(), std::string(backend_name()).c_str(),
+                   s_.iteration ? ", resumed" : "");
     progress bar(args_.iterations, data_.train.num_tokens(), !quiet_, world_.size());
     while (s_.iteration < args_.iterations) {
       const auto sec = sampler_.iterate(s_);
@@ -151,6 +158,9 @@ class training_run {
   }
 
  private:
+  // The lanes per subgroup of the z draw (--width, or the backend's native width).
+  int width() const { return args_.width != 0 ? args_.width : native_width(); }
+
   void begin() {
     if (world_.root()) {
       std::error_code ec;
@@ -222,6 +232,8 @@ class training_run {
     d["version"] = BUTTERFLY_VERSION;
     d["backend"] = std::string(backend_name());
     d["algorithm"] = args_.algorithm;
+    d["width"] = width();
+    d["estimator"] = args_.estimator;
     d["topics"] = K;
     d["alpha"] = hyper_.alpha;
     d["beta"] = hyper_.beta;

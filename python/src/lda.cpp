@@ -89,7 +89,7 @@ class trainer {
       : docs_(documents_of(doc_offsets, words, vocab_size)),
         seed_(seed),
         method_(method),
-        sampler_(docs_.view(), hyper_of(num_topics, alpha, beta), seed, parse_algorithm(method)) {
+        sampler_(docs_.view(), hyper_of(num_topics, alpha, beta), seed, {parse_algorithm(method)}) {
     py::gil_scoped_release unlocked;
     state_ = sampler_.initial_state();
   }

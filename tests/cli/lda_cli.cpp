@@ -216,6 +216,23 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
   }
 }
 
+
+// The options a resumed run takes from its checkpoint include --estimator and --width.
+TEST_CASE("cli: --estimator mean --width 4 survive kill and resume and are written to model.json", "[cli]") {
+  workspace ws;
+  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "mean", "--width", "4"};
+  REQUIRE(run(ws.dir, small_run(ws, "sample")).exit_code == 0);
+  REQUIRE(run(ws.dir, small_run(ws, "mean", how)).exit_code == 0);
+  REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
+          SIGKILL);
+  REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
+  check_same_outputs(ws.path("mean"), ws.path("killed"));
+  CHECK(slurp(ws.path("mean/phi.npy")) != slurp(ws.path("sample/phi.npy")));
+  const auto model = nlohmann::json::parse(slurp(ws.path("mean/model.json")));
+  CHECK(model.at("estimator") == "mean");
+  CHECK(model.at("width") == 4);
+}
 TEST_CASE("cli: butterfly-lda itself has no failure hooks", "[cli]") {
   workspace ws;
   const auto r = run(ws.dir, small_run(ws, "m", {"--checkpoint-every", "3"}),

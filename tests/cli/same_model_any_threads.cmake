@@ -1,10 +1,10 @@
 # ctest script: trains the bundled corpus with OMP_NUM_THREADS = 1, 2 and 3 and requires
 # byte-identical phi.npy, theta.npy and metrics.jsonl.
-#   cmake -DLDA=<butterfly-lda> -DWORK=<dir> -P same_model_any_threads.cmake
+#   cmake -DLDA=<butterfly-lda> -DWORK=<dir> [-DOPTIONS=<;-list of more train options>] -P same_model_any_threads.cmake
 file(REMOVE_RECURSE ${WORK})
 foreach(threads 1 2 3)
   set(ENV{OMP_NUM_THREADS} ${threads})
-  execute_process(COMMAND ${LDA} train --quiet --iterations 12 --topics 16 --holdout 0.1
+  execute_process(COMMAND ${LDA} train --quiet --iterations 12 --topics 16 --holdout 0.1 ${OPTIONS}
                           --out ${WORK}/t${threads}
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)

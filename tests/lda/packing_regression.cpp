@@ -15,7 +15,7 @@ TEST_CASE("lda: warp packing never changes z on the states of a real run (AP, 12
                                      BUTTERFLY_DATA "/ap/vocab.ap.txt");
   const lda::documents docs{ap.doc_offsets, ap.words, ap.vocab_size()};
   const lda::hyperparameters h;  // the program's defaults: K = 20, alpha 0.1, beta 0.01
-  const lda::sampler gibbs(docs, h, 1, algorithm::butterfly);
+  const lda::sampler gibbs(docs, h, 1, {algorithm::butterfly});
   lda::state s = gibbs.initial_state();
   std::size_t checked = 0;
   for (int it = 0; it < 12; ++it) {

@@ -55,7 +55,7 @@ TEST_CASE("lda: the sampler recovers the topics of a synthetic corpus", "[lda][s
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
   for (algorithm method : all_algorithms) {
     CAPTURE(name(method));
-    lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 7, method);
+    lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 7, {method});
     auto s = smp.initial_state();
     for (int i = 0; i < 60; ++i) smp.iterate(s);
     CHECK(s.iteration == 60);
@@ -71,7 +71,7 @@ TEST_CASE("lda: the sampler recovers the topics of a synthetic corpus", "[lda][s
 TEST_CASE("lda: the log-likelihood rises over the early iterations", "[lda][sampler]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 3);
-  lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 11, algorithm::butterfly);
+  lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 11, {algorithm::butterfly});
   auto s = smp.initial_state();
   std::vector<double> ll = {smp.log_likelihood(s)};
   for (int i = 0; i < 20; ++i) {
@@ -89,7 +89,7 @@ TEST_CASE("lda: the same seed gives the same bits, another seed another state", 
   const int K = 5;
   const auto c = make_synthetic(K, 50, 60, 30, 0.3, 0.1, 5);
   auto run = [&](std::uint64_t seed) {
-    lda::sampler smp(c.docs.view(), {K, 0.3, 0.1}, seed, algorithm::butterfly);
+    lda::sampler smp(c.docs.view(), {K, 0.3, 0.1}, seed, {algorithm::butterfly});
     auto s = smp.initial_state();
     for (int i = 0; i < 5; ++i) smp.iterate(s);
     return s;
@@ -106,7 +106,7 @@ TEST_CASE("lda: empty documents and unused words are handled", "[lda][sampler]")
   d.vocab_size = 6;  // words 4 and 5 never occur
   d.words = {0, 1, 1, 2, 3, 3, 0};
   d.doc_offsets = {0, 0, 4, 4, 7, 7};  // documents 0, 2 and 4 are empty
-  lda::sampler smp(d.view(), {3, 0.1, 0.01}, 1, algorithm::butterfly);
+  lda::sampler smp(d.view(), {3, 0.1, 0.01}, 1, {algorithm::butterfly});
   auto s = smp.initial_state();
   for (int i = 0; i < 5; ++i) smp.iterate(s);
   check_distributions(s, 5, 6, 3);
@@ -119,13 +119,66 @@ TEST_CASE("lda: bad hyperparameters and word ids are refused", "[lda][sampler]")
   d.vocab_size = 2;
   d.words = {0, 2};
   d.doc_offsets = {0, 2};
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, 0.01}, 1, algorithm::basic),
+  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, 0.01}, 1, {algorithm::basic}),
                     Catch::Contains("word id 2"));
   d.words = {0, 1};
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {0, 0.1, 0.01}, 1, algorithm::basic),
+  CHECK_THROWS_WITH(lda::sampler(d.view(), {0, 0.1, 0.01}, 1, {algorithm::basic}),
                     Catch::Contains("topics"));
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, -1, 0.01}, 1, algorithm::basic),
+  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, -1, 0.01}, 1, {algorithm::basic}),
                     Catch::Contains("alpha"));
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, NAN}, 1, algorithm::basic),
+  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, NAN}, 1, {algorithm::basic}),
                     Catch::Contains("beta"));
+}
+
+TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][sampler]") {
+  lda::document_set d;
+  d.vocab_size = 2;
+  d.words = {0, 1};
+  d.doc_offsets = {0, 2};
+  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, 0.01}, 1, {algorithm::basic, 3}),
+                    Catch::Contains("width 3"));
+  CHECK_THROWS_WITH(lda::parse_estimator("mode"), Catch::Contains("'mode'"));
+}
+
+// The mean estimator's theta and phi are the posterior means of the counts of z, recounted
+// here from z itself: theta[m,k] = (n_mk + alpha) / (n_m + K alpha), phi[w,k] = (n_wk +
+// beta) / (n_k + V beta), one double rounded to float (floors are far below these values).
+TEST_CASE("lda: the mean estimator gives the posterior means of the counts of z", "[lda][sampler]") {
+  const int K = 8;
+  const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 5);
+  const auto docs = c.docs.view();
+  const double alpha = 0.2, beta = 0.05;
+  lda::sampler smp(docs, {K, alpha, beta}, 3, {algorithm::butterfly, 0, lda::estimator::mean});
+  auto s = smp.initial_state();
+  for (int i = 0; i < 4; ++i) smp.iterate(s);
+  const std::int64_t M = docs.num_docs(), V = docs.vocab_size;
+  std::vector<std::int64_t> n_wk(V * K, 0), n_k(K, 0);
+  for (std::int64_t m = 0; m < M; ++m) {
+    std::vector<std::int64_t> n(K, 0);
+    for (std::int64_t t = docs.doc_offsets[m]; t < docs.doc_offsets[m + 1]; ++t) {
+      ++n[s.z[t]];
+      ++n_wk[docs.words[t] * K + s.z[t]];
+      ++n_k[s.z[t]];
+    }
+    const double len = double(docs.doc_offsets[m + 1] - docs.doc_offsets[m]);
+    for (int k = 0; k < K; ++k)
+      REQUIRE(s.theta[m * K + k] == static_cast<float>((n[k] + alpha) * (1.0 / (len + K * alpha))));
+  }
+  for (std::int64_t w = 0; w < V; ++w)
+    for (int k = 0; k < K; ++k)
+      REQUIRE(s.phi[w * K + k] == static_cast<float>((n_wk[w * K + k] + beta) * (1.0 / (n_k[k] + V * beta))));
+  check_distributions(s, M, V, K);
+}
+
+// Mean-for-mode still learns the topics (same corpus and threshold as the sampler's test).
+TEST_CASE("lda: the mean estimator recovers the topics of a synthetic corpus", "[lda][sampler]") {
+  const int K = 8;
+  const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
+  lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 7, {algorithm::butterfly, 0, lda::estimator::mean});
+  auto s = smp.initial_state();
+  for (int i = 0; i < 60; ++i) smp.iterate(s);
+  double mean = 0;
+  for (double cos : best_cosines(c.true_phi, s.phi, c.V, K)) mean += cos / K;
+  INFO("mean best cosine " << mean);
+  CHECK(mean > 0.9);
 }

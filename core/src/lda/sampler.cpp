@@ -11,6 +11,7 @@
 #include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/gamma.hpp"
+#include "butterfly/lda/posterior_mean.hpp"
 
 namespace butterfly::lda {
 namespace {
@@ -69,13 +70,28 @@ shard shard_of(const documents& docs, int parts, int part) {
   return s;
 }
 
-sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, algorithm method)
-    : sampler(docs, h, seed, method, whole(docs), {}) {}
+estimator parse_estimator(const std::string& name) {
+  if (name == "sample") return estimator::sample;
+  if (name == "mean") return estimator::mean;
+  throw std::invalid_argument("estimator must be sample or mean, got '" + name + "'");
+}
 
-sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, algorithm method, shard part,
+const char* estimator_name(estimator e) { return e == estimator::mean ? "mean" : "sample"; }
+
+sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
+    : sampler(docs, h, seed, how, whole(docs), {}) {}
+
+sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
                  count_combiner combine)
-    : docs_(docs), h_(h), seed_(seed), method_(method), part_(part), combine_(std::move(combine)) {
+    : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
   check(h_);
+  const std::vector<int> widths = supported_widths();
+  if (how_.width != 0 && std::find(widths.begin(), widths.end(), how_.width) == widths.end()) {
+    std::string list;
+    for (int w : widths) list += (list.empty() ? "" : ", ") + std::to_string(w);
+    throw std::invalid_argument("width " + std::to_string(how_.width) + " is not supported by the " +
+                                std::string(backend_name()) + " backend (supported: " + list + ")");
+  }
   if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
       part_.first_doc % likelihood_block != 0 ||
       (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||
@@ -125,7 +141,8 @@ iteration_seconds sampler::iterate(state& s) const {
   iteration_seconds sec;
   auto t0 = std::chrono::steady_clock::now();
   draw_options o;
-  o.method = method_;
+  o.method = how_.method;
+  o.width = how_.width;
   o.seed = seed_;
   o.iteration = s.iteration + 1;
   o.first_token = static_cast<std::uint64_t>(part_.first_token);
@@ -159,6 +176,10 @@ double sampler::draw_theta_phi(state& s) const {
     for (std::int64_t m = b; m < e; ++m) {
       std::fill(n.begin(), n.end(), 0);
       for (std::int64_t t = local_offsets_[m]; t < local_offsets_[m + 1]; ++t) ++n[z[t]];
+      if (how_.theta_phi == estimator::mean) {
+        posterior_mean_row(h_.alpha, n.data(), K, &s.theta[static_cast<std::size_t>(m * K)]);
+        continue;
+      }
       dirichlet_row(h_.alpha, n.data(), K, theta_key, static_cast<std::uint64_t>(part_.first_doc + m) * K,
                     scratch.data(), &s.theta[static_cast<std::size_t>(m * K)]);
     }
@@ -175,6 +196,10 @@ double sampler::draw_theta_phi(state& s) const {
   const auto t0 = std::chrono::steady_clock::now();
   if (combine_) combine_(n_wk.data(), n_wk.size());
   const double combine_seconds = seconds_since(t0);
+  if (how_.theta_phi == estimator::mean) {
+    posterior_mean_phi(n_wk, s.phi.data());
+    return combine_seconds;
+  }
 
   // phi[:,k] is a column: draw the Gamma variates word by word (rows owned by chunks), keep
   // per-chunk column sums in double, add them in chunk order, then normalise.
@@ -212,6 +237,35 @@ double sampler::draw_theta_phi(state& s) const {
       }
   });
   return combine_seconds;
+}
+
+// phi[w,k] = (n_wk + beta) / (n_k + V beta). n_k is an integer sum (kept per chunk in
+// int64, so exact in any order); one division per topic, then a product per entry.
+void sampler::posterior_mean_phi(const std::vector<std::int32_t>& n_wk, float* phi) const {
+  const int K = h_.num_topics;
+  const std::int64_t V = docs_.vocab_size;
+  const std::int64_t chunks = (V + word_chunk - 1) / word_chunk;
+  std::vector<std::int64_t> partial(static_cast<std::size_t>(chunks * K), 0);
+  detail::host_parallel_for(V, word_chunk, [&](std::int64_t b, std::int64_t e) {
+    std::int64_t* part = &partial[static_cast<std::size_t>(b / word_chunk * K)];
+    for (std::int64_t w = b; w < e; ++w)
+      for (int k = 0; k < K; ++k) part[k] += n_wk[static_cast<std::size_t>(w * K + k)];
+  });
+  std::vector<double> scale(static_cast<std::size_t>(K));
+  for (int k = 0; k < K; ++k) {
+    std::int64_t n_k = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) n_k += partial[static_cast<std::size_t>(c * K + k)];
+    scale[k] = 1.0 / (static_cast<double>(n_k) + static_cast<double>(V) * h_.beta);
+  }
+  const double beta = h_.beta;
+  detail::host_parallel_for(V, word_chunk, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t w = b; w < e; ++w)
+      for (int k = 0; k < K; ++k) {
+        const std::size_t i = static_cast<std::size_t>(w * K + k);
+        const float p = static_cast<float>((static_cast<double>(n_wk[i]) + beta) * scale[k]);
+        phi[i] = p > probability_floor ? p : probability_floor;
+      }
+  });
 }
 
 double sampler::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
