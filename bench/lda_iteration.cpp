@@ -8,6 +8,8 @@
 // steady_clock, so on a busy machine read them as shares, not as absolute times), z_share
 // (z_draw / whole iteration) and iter_per_draw (whole iteration / z_draw, the 1.5x check),
 // K, V. The label is the algorithm.
+// Group lda_options (butterfly, K = 240): the trainer's --width x --estimator choices, the
+// numbers behind its defaults (bench/RESULTS.md, issue 12).
 // The state is set up once per (algorithm, K), outside the timing: the initial state and
 // then warmup iterations, so theta and phi are concentrated as in training, not uniform.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (as butterfly-bench-draw does) and
@@ -46,32 +48,33 @@ const bench::corpus& wiki() {
   return c;
 }
 
-// The sampler and its warmed-up state for one (algorithm, K) at a time: the runs are
+// The sampler and its warmed-up state for one (options, K) at a time: the runs are
 // registered in that order, so repetitions reuse it and only one K's state is held.
 struct fixture {
-  algorithm a{};
+  lda::sampler_options how{};
   int K = 0;
   std::unique_ptr<lda::sampler> s;
   lda::state st;
 };
-fixture& fixture_for(algorithm a, int K) {
+fixture& fixture_for(lda::sampler_options how, int K) {
   static fixture f;
-  if (!f.s || f.a != a || f.K != K) {
+  if (!f.s || f.how.method != how.method || f.how.width != how.width || f.how.theta_phi != how.theta_phi ||
+      f.K != K) {
     f = fixture{};
     const auto& c = wiki();
     lda::hyperparameters h;
     h.num_topics = K;
-    f.a = a;
+    f.how = how;
     f.K = K;
-    f.s = std::make_unique<lda::sampler>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, lda::sampler_options{a});
+    f.s = std::make_unique<lda::sampler>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, how);
     f.st = f.s->initial_state();
     for (int i = 0; i < warmup_iterations; ++i) f.s->iterate(f.st);
   }
   return f;
 }
 
-void lda_iteration(benchmark::State& state, algorithm a, int K) {
-  auto& f = fixture_for(a, K);
+void lda_iteration(benchmark::State& state, lda::sampler_options how, int K) {
+  auto& f = fixture_for(how, K);
   double z_draw = 0, rest = 0;
   for (auto _ : state) {
     const lda::iteration_seconds sec = f.s->iterate(f.st);
@@ -81,7 +84,7 @@ void lda_iteration(benchmark::State& state, algorithm a, int K) {
     rest += sec.combine + sec.rest;
   }
   const auto& c = wiki();
-  state.SetLabel(std::string(name(a)));
+  state.SetLabel(std::string(name(how.method)));
   state.counters["tokens_per_s"] =
       benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["z_draw_s"] = benchmark::Counter(z_draw, benchmark::Counter::kAvgIterations);
@@ -104,7 +107,16 @@ int main(int argc, char** argv) {
       const std::string n = "lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K);
       // Real time: on the openmp and kokkos backends the work runs on threads whose CPU time
       // the benchmark thread's clock does not see.
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, a, K)
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{a}, K)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  for (const lda::estimator e : {lda::estimator::sample, lda::estimator::mean})
+    for (const int width : {4, 8, 16}) {
+      const std::string n = "lda_options/" + std::string(lda::estimator_name(e)) + "/W:" + std::to_string(width) +
+                            "/K:240";
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{algorithm::butterfly, width, e},
+                                   240)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

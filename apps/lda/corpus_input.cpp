@@ -39,7 +39,7 @@ void add_corpus_options(CLI::App& cmd, corpus_args& a, corpus_required required)
   cmd.add_option("--vocab", a.vocab, "vocabulary file, word i on line i (UCI, LDA-C)")->type_name("PATH")
       ->transform(absolute_path);
   cmd.add_option("--corpus-format", a.format,
-                 "format of --corpus (default: by file name: docword* = uci, *.dat/*.ldac = ldac, else text)")
+                 "format of --corpus (default: by file name: *docword* = uci, *.dat/*.ldac = ldac, else text)")
       ->type_name("FORMAT")->check(CLI::IsMember({"uci", "ldac", "text"}));
   cmd.add_option("--stopwords", a.stopwords, "text format: file of stop words to drop (one per line)")
       ->type_name("PATH")->transform(absolute_path);

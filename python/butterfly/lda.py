@@ -52,6 +52,9 @@ class LDA:
       random_state      int seed (1, the CLI's --seed); the model is a pure function of it
     butterfly's own:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
+      estimator         theta and phi from the counts: "sample" (Dirichlet draws, default) or
+                        "mean" (posterior means: fewer, cheaper iterations; --estimator)
+      width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
       checkpoint        path: fit resumes from it when it exists and writes it every
@@ -66,14 +69,16 @@ class LDA:
     """
 
     def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
-                 random_state=1, algorithm="butterfly", threads=None, checkpoint=None, checkpoint_every=10,
-                 fold_in_sweeps=20, progress=True):
+                 random_state=1, algorithm="butterfly", estimator="sample", width=0, threads=None,
+                 checkpoint=None, checkpoint_every=10, fold_in_sweeps=20, progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
         self.topic_word_prior = topic_word_prior
         self.max_iter = max_iter
         self.random_state = random_state
         self.algorithm = algorithm
+        self.estimator = estimator
+        self.width = width
         self.threads = threads
         self.checkpoint = checkpoint
         self.checkpoint_every = checkpoint_every
@@ -83,7 +88,8 @@ class LDA:
     # scikit-learn's estimator protocol, so that clone() and grid searches work
     def get_params(self, deep=True):
         return {k: getattr(self, k) for k in ("n_components", "doc_topic_prior", "topic_word_prior", "max_iter",
-                                              "random_state", "algorithm", "threads", "checkpoint",
+                                              "random_state", "algorithm", "estimator", "width", "threads",
+                                              "checkpoint",
                                               "checkpoint_every", "fold_in_sweeps", "progress")}
 
     def set_params(self, **params):
@@ -130,7 +136,8 @@ class LDA:
         if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
         trainer = _butterfly._Trainer(offsets, words, V, int(self.n_components), float(self.doc_topic_prior),
-                                      float(self.topic_word_prior), self._seed(), str(self.algorithm))
+                                      float(self.topic_word_prior), self._seed(), str(self.algorithm),
+                                      str(self.estimator), int(self.width))
         if self.checkpoint is not None and os.path.exists(self.checkpoint):
             trainer.resume(os.fspath(self.checkpoint))
         max_iter = int(self.max_iter)

@@ -85,11 +85,16 @@ std::uint64_t checksum_of(const lda::document_set& d) {
 class trainer {
  public:
   trainer(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size, int num_topics,
-          double alpha, double beta, std::uint64_t seed, const std::string& method)
+          double alpha, double beta, std::uint64_t seed, const std::string& method, const std::string& estimator,
+          int width)
       : docs_(documents_of(doc_offsets, words, vocab_size)),
         seed_(seed),
         method_(method),
-        sampler_(docs_.view(), hyper_of(num_topics, alpha, beta), seed, {parse_algorithm(method)}) {
+        // What a checkpoint must match besides seed, method and hyperparameters (the CLI
+        // keeps its defining options the same way).
+        arguments_{"butterfly.LDA", "--estimator=" + estimator, "--width=" + std::to_string(width)},
+        sampler_(docs_.view(), hyper_of(num_topics, alpha, beta), seed,
+                 {parse_algorithm(method), width, lda::parse_estimator(estimator)}) {
     py::gil_scoped_release unlocked;
     state_ = sampler_.initial_state();
   }
@@ -111,7 +116,7 @@ class trainer {
   }
 
   void save(const std::string& path) const {
-    const lda::checkpoint c{{"butterfly.LDA"}, seed_, hyper(), method_, checksum_of(docs_), state_, {}};
+    const lda::checkpoint c{arguments_, seed_, hyper(), method_, checksum_of(docs_), state_, {}};
     py::gil_scoped_release unlocked;
     lda::save_checkpoint(path, c);
   }
@@ -123,6 +128,7 @@ class trainer {
     const lda::hyperparameters& h = hyper();
     const auto K = static_cast<std::size_t>(h.num_topics);
     if (c.corpus_checksum != checksum_of(docs_) || c.seed != seed_ || c.method != method_ ||
+        c.arguments != arguments_ ||
         c.hyper.num_topics != h.num_topics || c.hyper.alpha != h.alpha || c.hyper.beta != h.beta ||
         c.s.theta.size() != static_cast<std::size_t>(docs_.view().num_docs()) * K ||
         c.s.phi.size() != static_cast<std::size_t>(docs_.vocab_size) * K || c.s.z.size() != docs_.words.size())
@@ -136,6 +142,7 @@ class trainer {
   const lda::document_set docs_;  // the sampler views it
   const std::uint64_t seed_;
   const std::string method_;
+  const std::vector<std::string> arguments_;
   const lda::sampler sampler_;
   lda::state state_;
 };
@@ -189,8 +196,9 @@ void add_lda(py::module_& m) {
         "alpha"_a, "beta"_a, "sweeps"_a, "seed"_a);
   py::class_<trainer>(m, "_Trainer")
       .def(py::init<const py::object&, const py::object&, std::int64_t, int, double, double, std::uint64_t,
-                    const std::string&>(),
-           "doc_offsets"_a, "words"_a, "vocab_size"_a, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a)
+                    const std::string&, const std::string&, int>(),
+           "doc_offsets"_a, "words"_a, "vocab_size"_a, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
+           "estimator"_a, "width"_a)
       .def("iterate", &trainer::iterate)
       .def_property_readonly("iteration", &trainer::iteration)
       .def("theta", &trainer::theta)

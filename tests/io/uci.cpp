@@ -1,6 +1,7 @@
 #include "butterfly/io/corpus.hpp"
 #include "support.hpp"
 
+using butterfly::io::format_from_name;
 using butterfly::io::read_uci;
 using Catch::Contains;
 using Words = std::vector<std::int32_t>;
@@ -206,4 +207,13 @@ TEST_CASE("uci error: header claims that would need huge allocations fail fast",
   REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n3\n2\n1 1 6\n1 2 5\n"), "", small), p + ":5:",
                       "more than 10 tokens");
   CHECK(read_uci(dir.write("docword.txt", "1\n3\n2\n1 1 6\n1 2 4\n"), "", small).num_tokens() == 10);
+}
+
+TEST_CASE("uci: the format is guessed from names with docword anywhere in them", "[io][uci]") {
+  CHECK(format_from_name("/data/docword.nips.txt") == "uci");
+  CHECK(format_from_name("eval/ap/train.docword.txt.gz") == "uci");
+  CHECK(format_from_name("docs/docword-notes.txt") == "uci");
+  CHECK(format_from_name("a/docword/corpus.txt") == "text");  // a directory name says nothing
+  CHECK(format_from_name("ap.dat.gz") == "ldac");
+  CHECK(format_from_name("words.txt") == "text");
 }

@@ -8,7 +8,8 @@ namespace butterfly::io {
 
 std::string format_from_name(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
-  if (name.rfind("docword", 0) == 0) return "uci";
+  // UCI's own names (docword.ap.txt) and derived ones (train.docword.txt.gz of an eval split)
+  if (name.find("docword") != std::string::npos) return "uci";
   for (const std::string ext : {".dat", ".ldac", ".dat.gz", ".ldac.gz"})
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), std::string::npos, ext) == 0)
       return "ldac";

@@ -65,7 +65,7 @@ struct text_options {
 };
 corpus read_text(const std::string& path, const text_options& options = {});
 
-// The format a corpus file's name suggests: docword* = "uci", *.dat / *.ldac (plain or .gz)
+// The format a corpus file's name suggests: *docword* = "uci", *.dat / *.ldac (plain or .gz)
 // = "ldac", anything else "text". What butterfly-lda and the Python module guess.
 std::string format_from_name(const std::string& path);
 
