@@ -2,8 +2,9 @@
 //   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly::draw_topics on the configured backend)
 //   2. count n_mk, n_wk (and n_k)              from z
 //   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
+//      (or their means, estimator::mean)
 // The state after iteration i is a pure function of (seed, i, corpus, hyperparameters,
-// algorithm): every random number is keyed by (seed, iteration, stream, index), and every
+// sampler_options): every random number is keyed by (seed, iteration, stream, index), and every
 // host reduction runs over fixed chunks combined in chunk order, so any thread count gives
 // the same bits (which is also what makes checkpoint/resume exact).
 #pragma once
