@@ -43,9 +43,8 @@ struct gamma_attempt {
 
 // Marsaglia & Tsang (2000) for shape >= 1: d = shape - 1/3, c = 1 / sqrt(9 d); a Box-Muller
 // normal from words 0 and 1, the acceptance uniform from word 2; acceptance is above 95 %,
-// by the squeeze u < 1 - 0.0331 x^4 alone above 90 %.
+// mostly by the squeeze u < 1 - 0.0331 x^4.
 struct marsaglia_tsang {
-  static constexpr int words = 3;
   double d, c;
   BUTTERFLY_FN explicit marsaglia_tsang(double shape) : d(shape - 1.0 / 3.0), c(1.0 / std::sqrt(9.0 * (shape - 1.0 / 3.0))) {}
 
@@ -85,7 +84,6 @@ struct marsaglia_tsang {
 // pow. For tiny shapes the result underflows double (to 0) with probability about
 // 1e-308^shape; callers floor after normalising, so that is harmless.
 struct ahrens_dieter {
-  static constexpr int words = 2;
   double shape, inv_shape;
   BUTTERFLY_FN explicit ahrens_dieter(double a) : shape(a), inv_shape(1.0 / a) {}
 
@@ -191,8 +189,9 @@ inline void gamma_block_attempts(double* shape, int* pos, int n, const rng_key& 
 
 // Gamma(prior + counts[k], 1) into out[k] for k in [0, K), variate k keyed by index0 + k:
 // the same bits as gamma_variate(prior + counts[k], key, index0 + k) (tests/lda/gamma.cpp),
-// several times faster. Entries are split by sampler (shape < 1 or >= 1; in LDA most shapes
-// are the prior alone), so each vectorized pass runs one sampler on every lane.
+// 2-3.5x faster than that loop (bench/RESULTS.md, "Issue 12: Gamma variates"). Entries are
+// split by sampler (shape < 1 or >= 1; in LDA most shapes are the prior alone), so each
+// vectorized pass runs one sampler on every lane.
 template <class Count>
 void gamma_row(double prior, const Count* counts, int K, const rng_key& key, std::uint64_t index0,
                double* out) {
