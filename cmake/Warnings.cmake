@@ -3,7 +3,10 @@ option(BUTTERFLY_SANITIZE "Build everything with AddressSanitizer and UndefinedB
 
 # The z draw must give the same bits on every backend: no compiler may fuse a*b+c on its
 # own (nvcc's --fmad=false plays the same role for device code).
-add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+# -fno-math-errno changes no value: nothing here reads errno, and without it GCC guards every
+# std::sqrt with a branch to the libm call, which keeps the Gamma step's loops
+# (butterfly/lda/gamma.hpp) from vectorizing.
+add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off> $<$<COMPILE_LANGUAGE:CXX>:-fno-math-errno>)
 
 if(BUTTERFLY_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)

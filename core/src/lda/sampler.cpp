@@ -213,12 +213,13 @@ double sampler::draw_theta_phi(state& s) const {
   float* phi = s.phi.data();
   detail::host_parallel_for(V, word_chunk, [&](std::int64_t b, std::int64_t e) {
     double* part = &partial[static_cast<std::size_t>(b / word_chunk * K)];
+    std::vector<double> g(static_cast<std::size_t>(K));
     for (std::int64_t w = b; w < e; ++w) {
-      const std::int32_t* n = &n_wk[static_cast<std::size_t>(w * K)];
+      gamma_row(h_.beta, &n_wk[static_cast<std::size_t>(w * K)], K, phi_key, static_cast<std::uint64_t>(w) * K,
+                g.data());
       for (int k = 0; k < K; ++k) {
-        const double g = gamma_variate(h_.beta + n[k], phi_key, static_cast<std::uint64_t>(w) * K + k);
-        part[k] += g;
-        phi[w * K + k] = static_cast<float>(g > FLT_MIN ? g : FLT_MIN);
+        part[k] += g[k];
+        phi[w * K + k] = static_cast<float>(g[k] > FLT_MIN ? g[k] : FLT_MIN);
       }
     }
   });
