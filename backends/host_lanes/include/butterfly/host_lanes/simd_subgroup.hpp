@@ -249,13 +249,15 @@ struct simd_subgroup {
 
   template <class T>
   BUTTERFLY_FN varying<T> load(const T* base) const {
+    // Chunk by chunk: one memcpy of all N chunks became 16-byte moves through the stack
+    // at N >= 2, a store-forwarding stall per load (bench/RESULTS.md, issue 12).
     varying<T> r;
-    std::memcpy(r.c, base, sizeof r.c);
+    for (int i = 0; i < N; ++i) std::memcpy(&r.c[i], base + i * L, sizeof r.c[i]);
     return r;
   }
   template <class T>
   BUTTERFLY_FN void store(T* base, const varying<T>& v) const {
-    std::memcpy(base, v.c, sizeof v.c);
+    for (int i = 0; i < N; ++i) std::memcpy(base + i * L, &v.c[i], sizeof v.c[i]);
   }
 
   template <class T, class I>
@@ -293,14 +295,6 @@ struct simd_subgroup {
   }
 
   BUTTERFLY_FN void sync() const {}
-
-  template <class F, class T>
-  BUTTERFLY_FN auto map(F f, const varying<T>& v) const {
-    using R = decltype(f(v[0]));
-    R r[W];
-    for (int l = 0; l < W; ++l) r[l] = f(v[l]);
-    return varying<R>::from_array(r);
-  }
 };
 
 }  // namespace butterfly::host_lanes::simd
