@@ -19,7 +19,7 @@ def main(folder):
                 rates[(program, b["label"])][int(threads)][int(rnd)] = b["tokens_per_s"]
     if not rates:
         sys.exit(f"threads.py: no bench/threads.sh results in {folder}")
-    print("| what (K = 240, W = 16) | 1 thread, M tokens/s | 2 threads, M tokens/s | 2 / 1 "
+    print("| what (K = 240, native width) | 1 thread, M tokens/s | 2 threads, M tokens/s | 2 / 1 "
           "(medians) | 2 / 1 in each round |")
     print("|---|---|---|---|---|")
     for (program, alg) in sorted(rates):

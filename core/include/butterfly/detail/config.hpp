@@ -14,11 +14,17 @@
 #else
 #define BUTTERFLY_UNROLL
 #endif
-#elif defined(__GNUC__)
-// On a CPU a[W] lives in vector registers or on the stack either way; forcing full unrolls
-// of W-lane loops would multiply code size and compile time for no register benefit.
+#elif defined(__clang__)
 #define BUTTERFLY_FN inline __attribute__((always_inline))
-#define BUTTERFLY_UNROLL
+#define BUTTERFLY_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+// a[W] stays in vector registers only where the loops over k, b and i are unrolled, so
+// every a[d] has a constant index (design.md). GCC left the butterfly's loops rolled at
+// W = 8 and kept a[] on the stack, indexed at run time (bench/RESULTS.md, issue 12). Up to
+// 16 iterations: every width that fits SIMD registers on the host; the array lanes at
+// W = 32 and 64 are unrolled in part, which keeps their compile time down.
+#define BUTTERFLY_FN inline __attribute__((always_inline))
+#define BUTTERFLY_UNROLL _Pragma("GCC unroll 16")
 #else
 #define BUTTERFLY_FN inline
 #define BUTTERFLY_UNROLL

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "butterfly/detail/rng.hpp"
+#include "butterfly/detail/rng_lanes.hpp"
 #include "butterfly/detail/sources.hpp"
 
 namespace butterfly::detail {
@@ -45,12 +45,8 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
       const varying<SG, i64> t_addr =
           sg.select(t < 0, i64{0}, sg.select(t < src.tokens(), t, src.tokens() - 1));
       const token<SG> tok{m_addr, src.word(sg, t_addr)};
-      const varying<SG, float> u = sg.map(
-          [=](i64 tt) {
-            return rng::token_uniform(seed, iteration,
-                                      first_token + static_cast<std::uint64_t>(tt));
-          },
-          t_addr);
+      const varying<SG, float> u = token_uniforms(
+          sg, seed, iteration, varying<SG, std::uint64_t>(t_addr) + first_token);
       sg.scatter(z, t_addr, Algorithm::draw(sg, src, ws, tok, u), live);
     }
   }

@@ -23,7 +23,9 @@
 //   sg.load(base), sg.store(base, v)  lane l touches base[l]: contiguous (coalesced)
 //   sg.gather(base, idx[, m, fb])     per-lane addresses; masked-off lanes read nothing, get fb
 //   sg.scatter(base, idx, v, m)       per-lane stores where m is set
-//   sg.map(f, v)                      scalar code applied lane by lane (e.g. Philox)
+//   sg.mulhilo(m, x, hi, lo)          optional: hi, lo = the 32-bit halves of m * x[l]
+//                                     (the lane-wise Philox, rng_lanes.hpp; without it
+//                                     the product is taken in 64-bit lanes)
 //   sg.sync()                         makes each lane's stores visible to the other lanes
 //                                     (__syncwarp on CUDA); needed before reading memory
 //                                     another lane wrote

@@ -110,11 +110,6 @@ struct warp {
   __device__ __forceinline__ void scatter(T* base, const I& idx, const T& v, bool m) const {
     if (m) base[idx] = v;
   }
-
-  template <class F, class T>
-  __device__ __forceinline__ auto map(F f, const T& v) const {
-    return f(v);
-  }
 };
 
 }  // namespace butterfly::device_warp

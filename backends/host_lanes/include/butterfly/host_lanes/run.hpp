@@ -29,8 +29,9 @@ inline const std::vector<int>& widths() {
 
 // The width a host backend runs when options.width is 0. A fixed number rather than the
 // register width of the machine: the butterfly's z depends on W, and the same seed must give
-// the same model on every x86-64 machine.
-inline constexpr int native_width = 16;
+// the same model on every x86-64 machine. 8: the fastest butterfly on AVX2 (one register;
+// bench/RESULTS.md, issue 12, step 3), two registers on SSE, half of one on AVX-512.
+inline constexpr int native_width = 8;
 
 inline std::int64_t warp_count(std::int64_t items, int W) { return (items + W - 1) / W; }
 

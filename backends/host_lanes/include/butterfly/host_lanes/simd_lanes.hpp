@@ -80,7 +80,7 @@ struct simd_lanes {
   // into an uninitialized vector) is what the compiler turns into a broadcast or a gather.
   BUTTERFLY_FN static simd_lanes from_array(const T (&a)[W]) {
     simd_lanes r;
-    std::memcpy(r.c, a, sizeof r.c);
+    for (int i = 0; i < N; ++i) std::memcpy(&r.c[i], a + i * L, sizeof r.c[i]);
     return r;
   }
   template <class U, class = std::enable_if_t<!std::is_same_v<U, T>>>

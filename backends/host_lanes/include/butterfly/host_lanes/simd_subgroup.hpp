@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -83,6 +84,82 @@ BUTTERFLY_FN std::uint32_t movemask(const chunk_t<std::int32_t, L>& m) {
   return r;
 }
 
+// The 64-bit products m * x[l] of one chunk, split into high and low 32-bit halves (for
+// the lane-wise Philox, detail/rng_lanes.hpp). pmuludq multiplies the low 32 bits of each
+// 64-bit lane: the even lanes as they stand, the odd ones shifted down; two of them cover
+// the chunk, where a multiply of 64-bit lanes costs six (GCC does not see that the high
+// halves are zero).
+template <int L>
+BUTTERFLY_FN void mulhilo(std::uint32_t m, const chunk_t<std::uint32_t, L>& x,
+                          chunk_t<std::uint32_t, L>& hi, chunk_t<std::uint32_t, L>& lo) {
+  using V = chunk_t<std::uint32_t, L>;
+  using Q = chunk_t<std::uint64_t, L / 2>;
+  Q even, odd;
+  const auto mv = static_cast<int>(m);
+  if constexpr (false) {
+#if defined(__AVX512F__)
+  } else if constexpr (L == 16) {
+    even = (Q)_mm512_mul_epu32((__m512i)x, _mm512_set1_epi32(mv));
+    odd = (Q)_mm512_mul_epu32(_mm512_srli_epi64((__m512i)x, 32), _mm512_set1_epi32(mv));
+#endif
+#if defined(__AVX2__)
+  } else if constexpr (L == 8) {
+    even = (Q)_mm256_mul_epu32((__m256i)x, _mm256_set1_epi32(mv));
+    odd = (Q)_mm256_mul_epu32(_mm256_srli_epi64((__m256i)x, 32), _mm256_set1_epi32(mv));
+#endif
+#if defined(__SSE2__)
+  } else if constexpr (L == 4) {
+    even = (Q)_mm_mul_epu32((__m128i)x, _mm_set1_epi32(mv));
+    odd = (Q)_mm_mul_epu32(_mm_srli_epi64((__m128i)x, 32), _mm_set1_epi32(mv));
+#endif
+  } else {
+    using P = chunk_t<std::uint64_t, L>;
+    const P p = __builtin_convertvector(x, P) * std::uint64_t{m};
+    lo = __builtin_convertvector(p, V);
+    hi = __builtin_convertvector(p >> 32, V);
+    return;
+  }
+  const std::uint64_t low = 0xffffffffu;
+  lo = (V)((even & low) | (odd << 32));
+  hi = (V)((even >> 32) | (odd & ~low));
+}
+
+// Whether the ISA gathers a chunk of L floats in one instruction (vgatherdps).
+template <int L>
+inline constexpr bool has_float_gather =
+#if defined(__AVX512F__)
+    L == 16 ||
+#endif
+#if defined(__AVX2__)
+    L == 8 || L == 4 ||
+#endif
+    false;
+
+// base[idx[l]] for one chunk of float lanes with int32 indices where m[l] is set (all
+// ones), fallback elsewhere, in one vgatherdps (has_float_gather<L>). Assembling the chunk
+// from L scalar loads cost about 30 instructions per chunk at L = 8 (extracts, sign
+// extensions, inserts), most of the butterfly search (bench/RESULTS.md, issue 12).
+template <int L>
+BUTTERFLY_FN chunk_t<float, L> gather_float(const float* base, const chunk_t<std::int32_t, L>& idx,
+                                            const chunk_t<std::int32_t, L>& m,
+                                            const chunk_t<float, L>& fallback) {
+  static_assert(has_float_gather<L>);
+#if defined(__AVX512F__)
+  if constexpr (L == 16)
+    return (chunk_t<float, L>)_mm512_mask_i32gather_ps(
+        (__m512)fallback, _mm512_test_epi32_mask((__m512i)m, (__m512i)m), (__m512i)idx, base, 4);
+#endif
+#if defined(__AVX2__)
+  if constexpr (L == 8)
+    return (chunk_t<float, L>)_mm256_mask_i32gather_ps((__m256)fallback, base, (__m256i)idx,
+                                                        (__m256)m, 4);
+  if constexpr (L == 4)
+    return (chunk_t<float, L>)_mm_mask_i32gather_ps((__m128)fallback, base, (__m128i)idx,
+                                                     (__m128)m, 4);
+#endif
+  return fallback;  // not reached: has_float_gather<L> names the cases above
+}
+
 }  // namespace simd_detail
 
 template <int W>
@@ -93,6 +170,11 @@ struct simd_subgroup {
   using mask = simd_mask<W>;
   static constexpr int L = simd_chunk_lanes<W>;
   static constexpr int N = W / L;
+  // Float loads with int32 indices (the butterfly search's) gather in one instruction.
+  template <class T, class I>
+  static constexpr bool float_gather = std::is_same_v<T, float> &&
+                                       std::is_same_v<I, std::int32_t> &&
+                                       simd_detail::has_float_gather<L>;
 
   BUTTERFLY_FN varying<int> lane() const {
     varying<int> r;
@@ -167,17 +249,20 @@ struct simd_subgroup {
 
   template <class T>
   BUTTERFLY_FN varying<T> load(const T* base) const {
+    // Chunk by chunk: one memcpy of all N chunks became 16-byte moves through the stack
+    // at N >= 2, a store-forwarding stall per load (bench/RESULTS.md, issue 12).
     varying<T> r;
-    std::memcpy(r.c, base, sizeof r.c);
+    for (int i = 0; i < N; ++i) std::memcpy(&r.c[i], base + i * L, sizeof r.c[i]);
     return r;
   }
   template <class T>
   BUTTERFLY_FN void store(T* base, const varying<T>& v) const {
-    std::memcpy(base, v.c, sizeof v.c);
+    for (int i = 0; i < N; ++i) std::memcpy(base + i * L, &v.c[i], sizeof v.c[i]);
   }
 
   template <class T, class I>
   BUTTERFLY_FN varying<T> gather(const T* base, const varying<I>& idx) const {
+    if constexpr (float_gather<T, I>) return gather(base, idx, varying<int>(0) == 0, T{0});
     T r[W];
     for (int l = 0; l < W; ++l) r[l] = base[idx[l]];
     return varying<T>::from_array(r);
@@ -185,6 +270,12 @@ struct simd_subgroup {
   template <class T, class I>
   BUTTERFLY_FN varying<T> gather(const T* base, const varying<I>& idx, const mask& m,
                                  T fallback) const {
+    if constexpr (float_gather<T, I>) {
+      const varying<T> fb = fallback;
+      varying<T> r;
+      for (int i = 0; i < N; ++i) r.c[i] = simd_detail::gather_float<L>(base, idx.c[i], m.c[i], fb.c[i]);
+      return r;
+    }
     T r[W];
     for (int l = 0; l < W; ++l) r[l] = m[l] ? base[idx[l]] : fallback;
     return varying<T>::from_array(r);
@@ -196,15 +287,14 @@ struct simd_subgroup {
       if (m[l]) base[idx[l]] = v[l];
   }
 
-  BUTTERFLY_FN void sync() const {}
-
-  template <class F, class T>
-  BUTTERFLY_FN auto map(F f, const varying<T>& v) const {
-    using R = decltype(f(v[0]));
-    R r[W];
-    for (int l = 0; l < W; ++l) r[l] = f(v[l]);
-    return varying<R>::from_array(r);
+  // Optional member of the subgroup interface (detail/rng_lanes.hpp): hi, lo = the halves
+  // of m * x on every lane.
+  BUTTERFLY_FN void mulhilo(std::uint32_t m, const varying<std::uint32_t>& x,
+                            varying<std::uint32_t>& hi, varying<std::uint32_t>& lo) const {
+    for (int i = 0; i < N; ++i) simd_detail::mulhilo<L>(m, x.c[i], hi.c[i], lo.c[i]);
   }
+
+  BUTTERFLY_FN void sync() const {}
 };
 
 }  // namespace butterfly::host_lanes::simd

@@ -118,14 +118,6 @@ struct subgroup {
 
   // One thread runs all lanes in program order: every store is already visible.
   BUTTERFLY_FN void sync() const {}
-
-  // Runs scalar code (e.g. Random123's Philox) once per lane.
-  template <class F, class T>
-  BUTTERFLY_FN auto map(F f, const varying<T>& v) const {
-    varying<decltype(f(v.v[0]))> r;
-    for (int l = 0; l < W; ++l) r.v[l] = f(v.v[l]);
-    return r;
-  }
 };
 
 }  // namespace butterfly::host_lanes
