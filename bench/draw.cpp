@@ -7,7 +7,7 @@
 //   simd    Figure 3 on the host lanes at every width: every algorithm x the grid's K x
 //           every supported width, packing on, and `scalar` (width 1), the loop a user
 //           would write instead, in the same run (bench/cpu.sh runs this group on ap).
-//           The host backends run SIMD lanes up to one register and arrays above
+//           The host backends run SIMD lanes up to two registers and arrays above
 //           (host_lanes/host_subgroup.hpp)
 //   array   the same at K = 240 on the plain-array lanes of butterfly::reference (what the
 //           host backends ran before issue 12), for a before/after ratio in one run

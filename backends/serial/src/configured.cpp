@@ -1,5 +1,5 @@
 // BACKEND=serial: the reference's single thread, with the lanes in SIMD registers where W
-// fits one register (host_lanes/host_subgroup.hpp); z equals the reference's bit for bit.
+// fits two registers (host_lanes/host_subgroup.hpp); z equals the reference's bit for bit.
 #include "butterfly/host_lanes/host_subgroup.hpp"
 
 namespace butterfly::detail {
