@@ -63,15 +63,14 @@ def score(eval_dir, phi, heldout):
     sys.exit("heldout.py printed no PERPLEXITY=: " + out.stdout + out.stderr)
 
 
-def read_peers(path):
-    rows = []
+def read_rows(path):
     with open(path) as f:
         header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            r = dict(zip(header, line.rstrip("\n").split("\t")))
-            if r["corpus"] == "ap" and int(r["K"]) == K:
-                rows.append(r)
-    return rows
+        return [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f]
+
+
+def read_peers(path):
+    return [r for r in read_rows(path) if r["corpus"] == "ap" and int(r["K"]) == K]
 
 
 def plot(ours, peers, threads, path):
@@ -89,6 +88,7 @@ def plot(ours, peers, threads, path):
     for est, pts in sorted(ours.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", lw=2.5,
+                color="black" if est == "mean" else "tab:olive",
                 label=f"butterfly-lda --estimator {est}, {threads} threads")
     ax.axhline(2056, color="grey", lw=0.8, ls="--")
     ax.axvline(9.5, color="grey", lw=0.8, ls="--")
@@ -113,7 +113,15 @@ def main():
     ap.add_argument("--estimators", default="mean,sample")
     ap.add_argument("--iterations", default="25,50,100,200,400,800")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--replot", metavar="DIR", help="only draw DIR/time_to_quality.png again from DIR/ttq.tsv")
     a = ap.parse_args()
+    if a.replot:
+        ours = {}
+        for r in read_rows(os.path.join(a.replot, "ttq.tsv")):
+            ours.setdefault(r["peer"].removeprefix("butterfly-"), []).append((float(r["wall_s"]), float(r["perplexity"])))
+        plot(ours, read_peers(os.path.join(a.eval, "ap", "peers.tsv")), a.threads,
+             os.path.join(a.replot, "time_to_quality.png"))
+        return
     binary = os.path.join(a.build, "apps", "butterfly-lda")
     if not os.access(binary, os.X_OK):
         sys.exit(f"{binary}: not built (cmake --build {a.build} --target butterfly-lda)")

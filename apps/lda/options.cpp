@@ -88,8 +88,8 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                  "backend's native width")
       ->type_name("W")->check(CLI::IsMember(width_choices()))->capture_default_str();
   cmd.add_option("--estimator", a.estimator,
-                 "theta and phi from the counts: sample = a Dirichlet draw (Gibbs sampling), mean = the "
-                 "posterior mean (fewer, cheaper iterations to a given perplexity)")
+                 "theta and phi from the counts: mean = the posterior mean (fewer, cheaper iterations to "
+                 "a given perplexity), sample = a Dirichlet draw (the paper's uncollapsed Gibbs sampler)")
       ->type_name("NAME")->check(CLI::IsMember({"sample", "mean"}))->capture_default_str();
   cmd.add_option("--eval-every", a.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")

@@ -22,7 +22,7 @@ struct train_args {
   std::uint64_t seed = 1;
   std::string algorithm = "butterfly";
   int width = 0;  // 0 = the backend's native width
-  std::string estimator = "sample";
+  std::string estimator = "mean";
   std::uint32_t eval_every = 10;
   double holdout = 0;
   int fold_in_sweeps = 20, top_words = 10;

@@ -1,4 +1,4 @@
-"""butterfly.LDA: latent Dirichlet allocation trained by butterfly's uncollapsed Gibbs sampler,
+"""butterfly.LDA: latent Dirichlet allocation trained by butterfly's uncollapsed sampler,
 with scikit-learn's names where they fit.
 
 The training iterations are the C++ library's (butterfly::lda::sampler, what
@@ -42,7 +42,8 @@ def _documents(X, vocab_size=None):
 
 
 class LDA:
-    """Latent Dirichlet allocation, uncollapsed Gibbs sampling (Steele & Tristan's sampler).
+    """Latent Dirichlet allocation, Steele & Tristan's uncollapsed sampler (z drawn, theta and phi
+    their posterior means by default, or Dirichlet draws with estimator="sample").
 
     Parameters (scikit-learn's names; defaults are ``butterfly-lda train``'s):
       n_components      topics K (20)
@@ -52,8 +53,8 @@ class LDA:
       random_state      int seed (1, the CLI's --seed); the model is a pure function of it
     butterfly's own:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
-      estimator         theta and phi from the counts: "sample" (Dirichlet draws, default) or
-                        "mean" (posterior means: fewer, cheaper iterations; --estimator)
+      estimator         theta and phi from the counts: "mean" (posterior means, default: fewer,
+                        cheaper iterations) or "sample" (Dirichlet draws; --estimator)
       width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
@@ -69,7 +70,7 @@ class LDA:
     """
 
     def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
-                 random_state=1, algorithm="butterfly", estimator="sample", width=0, threads=None,
+                 random_state=1, algorithm="butterfly", estimator="mean", width=0, threads=None,
                  checkpoint=None, checkpoint_every=10, fold_in_sweeps=20, progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "butterfly/butterfly.hpp"
 #include "butterfly/io/npy.hpp"
 #include "process.hpp"
 #include "synthetic.hpp"
@@ -217,21 +218,25 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
 }
 
 
-// The options a resumed run takes from its checkpoint include --estimator and --width.
-TEST_CASE("cli: --estimator mean --width 4 survive kill and resume and are written to model.json", "[cli]") {
+// The options a resumed run takes from its checkpoint include --estimator and --width (the
+// defaults are mean and the native width; the other estimator is the one to carry over).
+TEST_CASE("cli: --estimator sample --width 4 survive kill and resume and are written to model.json", "[cli]") {
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "mean", "--width", "4"};
-  REQUIRE(run(ws.dir, small_run(ws, "sample")).exit_code == 0);
-  REQUIRE(run(ws.dir, small_run(ws, "mean", how)).exit_code == 0);
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "sample", "--width", "4"};
+  REQUIRE(run(ws.dir, small_run(ws, "default")).exit_code == 0);
+  REQUIRE(run(ws.dir, small_run(ws, "sample", how)).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
           SIGKILL);
   REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
-  check_same_outputs(ws.path("mean"), ws.path("killed"));
-  CHECK(slurp(ws.path("mean/phi.npy")) != slurp(ws.path("sample/phi.npy")));
-  const auto model = nlohmann::json::parse(slurp(ws.path("mean/model.json")));
-  CHECK(model.at("estimator") == "mean");
+  check_same_outputs(ws.path("sample"), ws.path("killed"));
+  CHECK(slurp(ws.path("sample/phi.npy")) != slurp(ws.path("default/phi.npy")));
+  const auto model = nlohmann::json::parse(slurp(ws.path("sample/model.json")));
+  CHECK(model.at("estimator") == "sample");
   CHECK(model.at("width") == 4);
+  const auto defaults = nlohmann::json::parse(slurp(ws.path("default/model.json")));
+  CHECK(defaults.at("estimator") == "mean");
+  CHECK(defaults.at("width") == butterfly::native_width());
 }
 TEST_CASE("cli: butterfly-lda itself has no failure hooks", "[cli]") {
   workspace ws;

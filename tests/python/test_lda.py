@@ -70,10 +70,10 @@ def test_fit_on_the_bundled_corpus_is_the_clis_model_bit_for_bit(cli_model, fitt
     assert fitted.log_likelihood_ == metrics[-1]["log_likelihood"]
 
 
-def test_estimator_mean_and_width_are_the_clis(tmp_path):
+def test_estimator_sample_and_width_are_the_clis(tmp_path):
     out = tmp_path / "model"
-    cli("train", "--iterations", 5, "--estimator", "mean", "--width", 4, "--quiet", "--out", out)
-    lda = butterfly.LDA(max_iter=5, estimator="mean", width=4, progress=False).fit(DOCWORD, vocab=VOCAB)
+    cli("train", "--iterations", 5, "--estimator", "sample", "--width", 4, "--quiet", "--out", out)
+    lda = butterfly.LDA(max_iter=5, estimator="sample", width=4, progress=False).fit(DOCWORD, vocab=VOCAB)
     assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
     with pytest.raises(ValueError, match="estimator must be sample or mean, got 'mode'"):
         butterfly.LDA(max_iter=1, estimator="mode", progress=False).fit(DOCWORD, vocab=VOCAB)
@@ -136,7 +136,7 @@ def test_fit_resumes_from_its_checkpoint_exactly(ap, tmp_path):
     with pytest.raises(ValueError, match="checkpoint was written for other documents or options"):
         butterfly.LDA(n_components=5, max_iter=6, checkpoint=path, random_state=2, progress=False).fit(X)
     with pytest.raises(ValueError, match="checkpoint was written for other documents or options"):
-        butterfly.LDA(n_components=5, max_iter=6, checkpoint=path, estimator="mean", progress=False).fit(X)
+        butterfly.LDA(n_components=5, max_iter=6, checkpoint=path, estimator="sample", progress=False).fit(X)
 
 
 def test_bad_input_is_a_clear_error(ap, tmp_path):
