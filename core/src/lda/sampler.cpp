@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "butterfly/detail/checks.hpp"
 #include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/gamma.hpp"
@@ -85,13 +86,9 @@ sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_
                  count_combiner combine)
     : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
   check(h_);
-  const std::vector<int> widths = supported_widths();
-  if (how_.width != 0 && std::find(widths.begin(), widths.end(), how_.width) == widths.end()) {
-    std::string list;
-    for (int w : widths) list += (list.empty() ? "" : ", ") + std::to_string(w);
-    throw std::invalid_argument("width " + std::to_string(how_.width) + " is not supported by the " +
-                                std::string(backend_name()) + " backend (supported: " + list + ")");
-  }
+  // The draw checks the width on its first call; checked here too, so a bad width fails
+  // before any work rather than after the initial state.
+  detail::resolve_width("lda::sampler", how_.width, native_width(), supported_widths());
   if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
       part_.first_doc % likelihood_block != 0 ||
       (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||

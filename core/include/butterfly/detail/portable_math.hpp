@@ -114,6 +114,16 @@ BUTTERFLY_FN double exp(double x) {
   return p * from_bits((n1 + 1023) << 52) * from_bits((n2 + 1023) << 52);
 }
 
+// c[0] x^(N-1) + ... + c[N-1] by Horner's rule: r = c[i] + x r, in that order.
+template <int N>
+BUTTERFLY_FN double horner(double x, const double (&c)[N]) {
+  BUTTERFLY_NO_CONTRACT
+  double r = c[0];
+  BUTTERFLY_UNROLL
+  for (int i = 1; i < N; ++i) r = c[i] + x * r;
+  return r;
+}
+
 // cos(2 pi u) for u in (0, 1) (any finite u with |u| < 2^51 works). Reduction by exact
 // steps: a = |u - round(u)| in [0, 1/2], then one of cos(2 pi a), -sin(2 pi (a - 1/4)),
 // -cos(2 pi (1/2 - a)) with an argument of at most 1/8 turn, each a Taylor polynomial in
@@ -128,24 +138,12 @@ BUTTERFLY_FN double cos_2pi(double u) {
   const bool far = a >= 0.375;                     // cos = -cos(2 pi (1/2 - a))
   const double b = select(middle, a - 0.25, select(far, 0.5 - a, a));  // exact (Sterbenz)
   const double b2 = b * b;
-  double c = 0x1.20c62c2f2d7f5p-2;
-  c = -0x1.b6e24f44b128fp+0 + b2 * c;
-  c = 0x1.f9d38a3763cc3p+2 + b2 * c;
-  c = -0x1.a6d1f2a204a8cp+4 + b2 * c;
-  c = 0x1.e1f506891babbp+5 + b2 * c;
-  c = -0x1.55d3c7e3cbffap+6 + b2 * c;
-  c = 0x1.03c1f081b5ac4p+6 + b2 * c;
-  c = -0x1.3bd3cc9be45dep+4 + b2 * c;
-  c = 1.0 + b2 * c;
-  double s = 0x1.aaec32af93359p-4;
-  s = -0x1.6fadb9f155744p-1 + b2 * s;
-  s = 0x1.e8f434d018d63p+1 + b2 * s;
-  s = -0x1.e3074fde8871fp+3 + b2 * s;
-  s = 0x1.50783487ee782p+5 + b2 * s;
-  s = -0x1.32d2cce62bd86p+6 + b2 * s;
-  s = 0x1.466bc6775aae2p+6 + b2 * s;
-  s = -0x1.4abbce625be53p+5 + b2 * s;
-  s = 0x1.921fb54442d18p+2 + b2 * s;
+  const double c = horner(b2, {0x1.20c62c2f2d7f5p-2, -0x1.b6e24f44b128fp+0, 0x1.f9d38a3763cc3p+2,
+                                -0x1.a6d1f2a204a8cp+4, 0x1.e1f506891babbp+5, -0x1.55d3c7e3cbffap+6,
+                                0x1.03c1f081b5ac4p+6, -0x1.3bd3cc9be45dep+4, 1.0});
+  double s = horner(b2, {0x1.aaec32af93359p-4, -0x1.6fadb9f155744p-1, 0x1.e8f434d018d63p+1,
+                         -0x1.e3074fde8871fp+3, 0x1.50783487ee782p+5, -0x1.32d2cce62bd86p+6,
+                         0x1.466bc6775aae2p+6, -0x1.4abbce625be53p+5, 0x1.921fb54442d18p+2});
   s = b * s;
   return select(middle, -s, select(far, -c, c));
 }
