@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -23,7 +24,7 @@ progress::progress(std::uint32_t total, std::int64_t tokens, bool enabled, int p
       last_ll_(NAN) {}
 
 void progress::report(std::uint32_t i, double seconds, double z_seconds, double communication_seconds,
-                      double log_likelihood) {
+                      double log_likelihood, std::uint64_t copied_bytes) {
   elapsed_ += seconds;
   ++done_;
   if (!std::isnan(log_likelihood)) last_ll_ = log_likelihood;
@@ -41,8 +42,10 @@ void progress::report(std::uint32_t i, double seconds, double z_seconds, double 
     char communication[48] = "";
     if (processes_ > 1)
       std::snprintf(communication, sizeof communication, ", communication %.3f s", communication_seconds);
-    std::fprintf(stderr, "iteration %u/%u  %.3f s (z draw %.3f s%s)  tokens/s %.0f  log-likelihood %s  ETA %s\n", i,
-                 total_, seconds, z_seconds, communication, rate, ll, clock_text(eta).c_str());
+    std::fprintf(stderr,
+                 "iteration %u/%u  %.3f s (z draw %.3f s%s)  tokens/s %.0f  log-likelihood %s  host<->device %" PRIu64
+                 " bytes  ETA %s\n",
+                 i, total_, seconds, z_seconds, communication, rate, ll, copied_bytes, clock_text(eta).c_str());
   }
   std::fflush(stderr);
 }

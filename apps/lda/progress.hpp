@@ -12,9 +12,11 @@ class progress {
   progress(std::uint32_t total, std::int64_t tokens, bool enabled, int processes = 1);
   // After iteration `i` took `seconds`, `z_seconds` of them in the z draw and
   // `communication_seconds` combining counts across processes (shown when there are
-  // several); log_likelihood is NaN when not measured.
+  // several); log_likelihood is NaN when not measured; copied_bytes were copied between host
+  // and device memory for it (0 on host backends; on GPU builds 0 but for evaluations,
+  // checkpoints and, with several processes, the count sums).
   void report(std::uint32_t i, double seconds, double z_seconds, double communication_seconds,
-              double log_likelihood);
+              double log_likelihood, std::uint64_t copied_bytes);
   void finish();
 
  private:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "butterfly/io/error.hpp"
 #include "butterfly/io/npy.hpp"
 #include "butterfly/lda/checkpoint.hpp"
+#include "butterfly/lda/engine.hpp"
 #include "butterfly/lda/evaluation.hpp"
 #include "cluster.hpp"
 #include "commands.hpp"
@@ -112,11 +114,7 @@ class training_run {
         hyper_(hyperparameters_of(args_)),
         data_(corpus_source_from(args_.corpus), args_.holdout, args_.seed),
         part_(lda::shard_of(data_.train, world_.size(), world_.rank())),
-        sampler_(data_.train, hyper_, args_.seed, sampler_options_of(args_), part_,
-                 [this](std::int32_t* counts, std::size_t n) {
-                   if (hooks_.before_count_sum) hooks_.before_count_sum();
-                   world_.sum(counts, n);
-                 }) {
+        sampler_(data_.train, hyper_, args_.seed, sampler_options_of(args_), part_, count_sum()) {
     if (start.resumed) resume(std::move(*start.resumed));
     else begin();
     fold_.seed = args_.seed;
@@ -132,19 +130,23 @@ class training_run {
     if (!quiet_)
       std::fprintf(stderr,
                    "training %d topics on %" PRId64 " documents, %" PRId64 " tokens, %d words (%s, width %d, %s "
-                   "estimator, %s%s)\n",
+                   "estimator, %s, state in %s memory%s)\n",
                    hyper_.num_topics, data_.train.num_docs(), data_.train.num_tokens(), data_.corpus.vocab_size(),
                    args_.algorithm.c_str(), width(), args_.estimator.c_str(), std::string(backend_name()).c_str(),
-                   s_.iteration ? ", resumed" : "");
+                   engine_->on_device() ? "device" : "host",
+                   engine_->iteration() ? ", resumed" : "");
     progress bar(args_.iterations, data_.train.num_tokens(), !quiet_, world_.size());
-    while (s_.iteration < args_.iterations) {
-      const auto sec = sampler_.iterate(s_);
-      const std::uint32_t i = s_.iteration;
+    while (engine_->iteration() < args_.iterations) {
+      const std::uint64_t copied = engine_->copied_bytes();
+      const auto sec = engine_->iterate();
+      const std::uint32_t i = engine_->iteration();
       double ll = NAN;
       if ((args_.eval_every > 0 && i % args_.eval_every == 0) || i == args_.iterations) ll = evaluate(i);
-      bar.report(i, sec.z_draw + sec.combine + sec.rest, sec.z_draw, sec.combine, ll);
       call(hooks_.after_iteration, i);
       if (args_.checkpoint_every > 0 && i % args_.checkpoint_every == 0) checkpoint(i);
+      // After the checkpoint, so that its copy from the device counts in its iteration.
+      bar.report(i, sec.z_draw + sec.combine + sec.rest, sec.z_draw, sec.combine, ll,
+                 engine_->copied_bytes() - copied);
     }
     bar.finish();
   }
@@ -161,13 +163,23 @@ class training_run {
   // The lanes per subgroup of the z draw (--width, or the backend's native width).
   int width() const { return args_.width != 0 ? args_.width : native_width(); }
 
+  // With several processes, the word-topic counts are summed over all of them; one process
+  // has nothing to add (and on a GPU build nothing to copy to the host for it).
+  lda::count_combiner count_sum() const {
+    if (world_.size() == 1) return {};
+    return [this](std::int32_t* counts, std::size_t n) {
+      if (hooks_.before_count_sum) hooks_.before_count_sum();
+      world_.sum(counts, n);
+    };
+  }
+
   void begin() {
     if (world_.root()) {
       std::error_code ec;
       fs::create_directories(out_dir_, ec);
       if (ec) throw std::runtime_error("cannot create output directory " + out_dir_ + ": " + ec.message());
     }
-    s_ = sampler_.initial_state();
+    engine_ = std::make_unique<lda::engine>(sampler_);
   }
 
   void resume(lda::checkpoint&& ck) {
@@ -180,9 +192,10 @@ class training_run {
         ck.s.z.size() != static_cast<std::size_t>(data_.train.num_tokens()) || ck.s.iteration > args_.iterations)
       throw io::input_error(checkpoint_path_ + ": checkpoint does not fit its own options (sizes or iteration)");
     // The checkpoint holds the whole corpus's theta and z, so any number of ranks resumes it.
-    s_ = std::move(ck.s);
-    s_.theta = rows(std::move(s_.theta), part_.first_doc, part_.end_doc, hyper_.num_topics);
-    s_.z = rows(std::move(s_.z), part_.first_token, part_.end_token, 1);
+    lda::state s = std::move(ck.s);
+    s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, hyper_.num_topics);
+    s.z = rows(std::move(s.z), part_.first_token, part_.end_token, 1);
+    engine_ = std::make_unique<lda::engine>(sampler_, std::move(s));
     history_ = std::move(ck.history);
   }
 
@@ -190,9 +203,12 @@ class training_run {
   // returns the log-likelihood.
   double evaluate(std::uint32_t i) {
     // Partial sums of every rank, added on rank 0 in the order one process adds them.
-    lda::metrics_record rec{i, lda::ordered_sum(world_.gather(sampler_.log_likelihood_partials(s_))), NAN};
+    // The log-likelihood's partial sums are computed where the state is; on a GPU build only
+    // they, and phi for the held-out documents, come back to the host.
+    lda::metrics_record rec{i, lda::ordered_sum(world_.gather(engine_->log_likelihood_partials())), NAN};
     if (args_.holdout > 0) {
-      const auto p = lda::completion_partials(data_.split.test.view(), first_test_block_, end_test_block_, s_.phi,
+      const auto p = lda::completion_partials(data_.split.test.view(), first_test_block_, end_test_block_,
+                                              engine_->current_phi(),
                                               hyper_, fold_);
       rec.perplexity = lda::combine({world_.gather(p.log_likelihood), world_.gather(p.scored_tokens)}).perplexity;
     }
@@ -211,11 +227,12 @@ class training_run {
 
   // The whole corpus's theta and z, on rank 0 (empty elsewhere).
   lda::state gathered() const {
+    const lda::state& s = engine_->current();
     lda::state whole;
-    whole.iteration = s_.iteration;
-    whole.theta = world_.gather(s_.theta);
-    whole.phi = s_.phi;
-    whole.z = world_.gather(s_.z);
+    whole.iteration = s.iteration;
+    whole.theta = world_.gather(s.theta);
+    whole.phi = s.phi;
+    whole.z = world_.gather(s.z);
     return whole;
   }
 
@@ -275,7 +292,8 @@ class training_run {
   const lda::sampler sampler_;
   lda::fold_in_options fold_;
   std::int64_t first_test_block_ = 0, end_test_block_ = 0;
-  lda::state s_;
+  // The state, where the backend keeps its memory.
+  std::unique_ptr<lda::engine> engine_;
   std::vector<lda::metrics_record> history_;
 };
 

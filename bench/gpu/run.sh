@@ -3,7 +3,7 @@
 #
 #   bench/gpu/run.sh prepare      here (Debian 12 with ../shared beside the checkout):
 #                                 `apt-get download`s the .deb files the build needs and copies
-#                                 the wiki-lead corpus into bench/gpu/kit/ (git-ignored, ~25 MB)
+#                                 the wiki-lead and ap corpora into bench/gpu/kit/ (git-ignored, ~26 MB)
 #   bench/gpu/run.sh              on the GPU machine (one NVIDIA H100/H200, CUDA 12/13, no
 #                                 packages, no network; the checkout and bench/gpu/kit travel):
 #                                 unpacks the kit with dpkg -x, builds for sm_90 and measures
@@ -14,7 +14,8 @@
 # Steps (each fails fast, naming itself): unpack kit; configure and build (cap 1, 2, 4 trees in
 # parallel); conformance suite + static checks (no test may be skipped); compute-sanitizer
 # memcheck and racecheck on the device conformance tests; Figure 3 on wiki-lead (every
-# algorithm x the K grid, packing on and off); the whole LDA iteration at K = 240; the
+# algorithm x the K grid, packing on and off); the whole device-resident LDA iteration
+# (draw, counts, Dirichlet steps; the paper's whole-application question) x the K grid; the
 # register-cap sweep (minimum blocks per multiprocessor 1/2/4: registers, local bytes,
 # achieved occupancy, tokens/s); plots; summary.md. Everything goes to one folder: $OUT when
 # set, else bench/results/gpu-<date> (rehearsal: bench/results/rehearsal-<date>).
@@ -45,12 +46,13 @@ trap 'echo "run.sh: FAILED at step '"'"'$step'"'"' (command: $BASH_COMMAND, afte
 debs=(librandom123-dev catch2 libboost1.74-dev zlib1g-dev libbenchmark-dev libbenchmark1debian)
 if [[ $mode == prepare ]]; then
   step "prepare: apt-get download ${debs[*]} and copy wiki-lead into $kit"
-  data=$root/../shared/data/wiki-lead
-  [[ -f $data/docword.wiki-lead.txt.gz ]] || fail "no corpus at $data (../shared beside the checkout)"
+  data=$root/../shared/data
+  [[ -f $data/wiki-lead/docword.wiki-lead.txt.gz ]] || fail "no corpus at $data/wiki-lead (../shared beside the checkout)"
+  [[ -f $data/ap/docword.ap.txt.gz ]] || fail "no corpus at $data/ap (conformance_lda trains on it)"
   rm -rf "$kit"
   mkdir -p "$kit/debs" "$kit/data"
   (cd "$kit/debs" && apt-get download "${debs[@]}") || fail "apt-get download failed"
-  cp -r "$data" "$kit/data/"
+  cp -r "$data/wiki-lead" "$data/ap" "$kit/data/"
   size=$(du -sm "$kit" | cut -f1)
   ((size < 64)) || fail "$kit is ${size} MiB; only 64 MiB of ignored files travel"
   echo "kit ready: $kit (${size} MiB). Carry bench/gpu/kit with the checkout, then run bench/gpu/run.sh there."
@@ -112,7 +114,7 @@ if [[ $mode == rehearse ]]; then read -ra caps <<< "${CAPS:-1 2}"; else read -ra
 targets=(butterfly-bench-draw butterfly-bench-lda)
 configure_and_build() {
   local cap=$1 dir=$root/build-gpu-$mode-cap$1
-  local extra=(); [[ $cap == 1 ]] && extra=(conformance conformance_packing conformance_device)
+  local extra=(); [[ $cap == 1 ]] && extra=(conformance conformance_packing conformance_device conformance_lda)
   cmake -S "$root" -B "$dir" -G Ninja "${backend_args[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DBUTTERFLY_BUILD_BENCH=ON -DBUTTERFLY_BUILD_APPS=OFF \
     -DCMAKE_PREFIX_PATH="$prefix" -DRANDOM123_INCLUDE_DIR="$prefix/include" \
@@ -155,8 +157,8 @@ step "Figure 3 on wiki-lead: every algorithm x K grid, packing on (grid) and off
   --benchmark_out="$out/draw.json" --benchmark_out_format=json 2>&1 | tee "$out/draw.txt"
 [[ -s $out/draw.json ]] || fail "butterfly-bench-draw wrote no results"
 
-step "the whole LDA iteration at K = 240"
-"$build/bench/butterfly-bench-lda" --benchmark_filter='/K:240/' \
+step "the whole LDA iteration on the device (lda::engine: nothing copied per iteration), every algorithm x the paper's K grid"
+"$build/bench/butterfly-bench-lda" --benchmark_filter='^lda_iteration/.*/K:(16|48|80|112|144|176|208|240)/' \
   --benchmark_out="$out/lda.json" --benchmark_out_format=json 2>&1 | tee "$out/lda.txt"
 [[ -s $out/lda.json ]] || fail "butterfly-bench-lda wrote no results"
 

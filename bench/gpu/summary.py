@@ -96,11 +96,21 @@ def main():
         print(f"| {alg} | {pack.split(':')[1]} | " + " | ".join(by_k.get(K, "") for K in ks) + " |")
 
     lda, _ = benchmarks(os.path.join(d, "lda.json"))
-    print("\n## Whole LDA iteration at K = 240\n")
-    print("| algorithm | ms per iteration |")
-    print("|---|---|")
+    print("\n## Whole LDA iteration on the device (sample estimator, state device-resident)\n")
+    print("ms per iteration (bytes copied between host and device per iteration); the last")
+    print("column is the paper's question: butterfly's whole-application speed-up over basic.\n")
+    whole = {}
     for b in lda:
-        print(f"| {b['run_name'].split('/')[1]} | {b['real_time']:.3g} |")
+        _, alg, k = b["run_name"].split("/")[:3]
+        whole.setdefault(int(k.split(":")[1]), {})[alg] = (b["real_time"], b.get("copied_bytes_per_iter", float("nan")))
+    algs = ("basic", "transposed", "butterfly", "warp_scan")
+    print("| K | " + " | ".join(algs) + " | basic / butterfly |")
+    print("|---|" + "---|" * (len(algs) + 1))
+    for K in sorted(whole):
+        row = whole[K]
+        cells = [f"{row[a][0]:.3g} ({row[a][1]:.0f} B)" if a in row else "" for a in algs]
+        ratio = f"{row['basic'][0] / row['butterfly'][0]:.2f}x" if "basic" in row and "butterfly" in row else ""
+        print(f"| {K} | " + " | ".join(cells) + f" | {ratio} |")
 
     print("\n## Register cap (__launch_bounds__ min blocks per multiprocessor), K = 240\n")
     print("| cap | kernel | registers | local bytes | achieved occupancy % | tokens/s |")

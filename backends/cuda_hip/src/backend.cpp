@@ -1,6 +1,7 @@
 // The seam (core/include/butterfly/detail/backend.hpp) when BACKEND=cuda or hip. Host spans
-// are copied to the device and z back; device spans (the device-resident API) are drawn in
-// place. The warp plan is uploaded once per plan and cached.
+// are copied to the device and z back; device spans (the device-resident API, lda::engine)
+// are drawn in place. The warp plan is uploaded once per plan and cached. The LDA steps run
+// as kernels on device memory.
 #include "butterfly/cuda_hip/runtime.hpp"
 
 #include <string>
@@ -82,7 +83,7 @@ class gpu_backend final : public backend {
     d.words = words.ptr;
     std::shared_ptr<const device_plan> plan;
     if (l.plan) {
-      plan = plans_.get(l.plan, [](const warp_plan& p) { return device_plan(p); });
+      plan = uploaded(l.plan);
       d.packed = plan->slots();
     }
     run(d, N, l);
@@ -96,9 +97,18 @@ class gpu_backend final : public backend {
     run(d, R, l);
   }
 
+  memory kernel_memory() const override { return memory::device; }
+  void* allocate(std::size_t bytes) const override { return cuda_hip::device_allocate(bytes); }
+  void release(void* p) const noexcept override { cuda_hip::device_free(p); }
+  void copy_to_device(void* dst, const void* host_src, std::size_t bytes) const override {
+    cuda_hip::copy_to_device(dst, host_src, bytes);
+  }
   void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const override {
     cuda_hip::copy_to_host(host_dst, src, bytes);
   }
+  void upload(const std::shared_ptr<const warp_plan>& plan) const override { uploaded(plan); }
+  std::uint64_t copied_bytes() const override { return cuda_hip::copied_bytes(); }
+  void run(const lda::steps::any& s, std::int64_t n) const override { cuda_hip::launch_step(s, n, nullptr); }
 
  private:
   // Launches on the caller's stream; for host spans z goes through a device buffer.
@@ -112,6 +122,10 @@ class gpu_backend final : public backend {
     cuda_hip::device_buffer<std::int32_t> z(outputs);
     cuda_hip::launch_draw(d, z.data(), l.width, l.options, stream);
     z.copy_to(span<std::int32_t>(l.z, outputs));
+  }
+
+  std::shared_ptr<const device_plan> uploaded(const std::shared_ptr<const warp_plan>& plan) const {
+    return plans_.get(plan, [](const warp_plan& p) { return device_plan(p); });
   }
 
   mutable uploaded_plans<device_plan> plans_;

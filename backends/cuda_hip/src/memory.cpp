@@ -2,7 +2,12 @@
 #include "butterfly/cuda_hip/device_buffer.hpp"
 #include "butterfly/cuda_hip/runtime.hpp"
 
+#include <atomic>
+
 namespace butterfly::cuda_hip {
+namespace {
+std::atomic<std::uint64_t> copied{0};
+}  // namespace
 
 void* device_allocate(std::size_t bytes) {
   void* p = nullptr;
@@ -24,11 +29,15 @@ void device_free(void* p) noexcept {
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) {
   BUTTERFLY_GPU_CHECK(
       BUTTERFLY_RT(Memcpy)(device_dst, host_src, bytes, BUTTERFLY_RT(MemcpyHostToDevice)));
+  copied += bytes;
 }
 
 void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) {
   BUTTERFLY_GPU_CHECK(
       BUTTERFLY_RT(Memcpy)(host_dst, device_src, bytes, BUTTERFLY_RT(MemcpyDeviceToHost)));
+  copied += bytes;
 }
+
+std::uint64_t copied_bytes() noexcept { return copied.load(); }
 
 }  // namespace butterfly::cuda_hip

@@ -9,6 +9,7 @@
 #include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/gamma.hpp"
+#include "butterfly/lda/steps.hpp"
 
 namespace butterfly::lda {
 namespace {
@@ -132,7 +133,7 @@ perplexity_partials completion_partials(const documents& test, std::int64_t firs
       estimate_theta(observed.data(), static_cast<std::int64_t>(observed.size()), phi.data(), h, o,
                      static_cast<std::uint64_t>(m), theta.data());
       for (std::int64_t t = begin + 1; t < end; t += 2) {
-        ll += std::log(dot(theta.data(), &phi[static_cast<std::size_t>(test.words[t]) * K], K));
+        ll += detail::portable::log(dot(theta.data(), &phi[static_cast<std::size_t>(test.words[t]) * K], K));
         ++scored;
       }
     }

@@ -16,6 +16,10 @@
 #include "butterfly/detail/sources.hpp"
 #include "butterfly/detail/warp_plan.hpp"
 
+namespace butterfly::lda::steps {
+class any;  // lda/steps.hpp
+}
+
 namespace butterfly::detail {
 
 // Where the pointers of a source and z live. Only the GPU backends accept device memory
@@ -46,10 +50,31 @@ class backend {
   // width, and arguments that core/src/checks.cpp accepted.
   virtual void draw(const product_form& src, const launch& l) const = 0;
   virtual void draw(const row_form& src, const launch& l) const = 0;
+
+  // The memory the backend's kernels read: device memory on CUDA/HIP, host memory on the
+  // host backends (the defaults below). lda::engine keeps the training state there.
+  virtual memory kernel_memory() const { return memory::host; }
+  // Allocation and copies of kernel memory; each copy across the bus adds to
+  // copied_bytes(). On host memory these are operator new, delete and memcpy.
+  virtual void* allocate(std::size_t bytes) const;
+  virtual void release(void* p) const noexcept;
+  virtual void copy_to_device(void* dst, const void* host_src, std::size_t bytes) const;
   // Device memory to host memory (the device-resident API reads doc_offsets to plan warps).
-  // Host backends have no device memory and never get this call.
   virtual void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const;
+  // Copies a warp plan to kernel memory now rather than at the first draw that uses it (a
+  // loop that keeps its state on the device then copies nothing while it draws). Host
+  // backends read the plan in place: nothing to do.
+  virtual void upload(const std::shared_ptr<const warp_plan>& plan) const;
+  // Bytes copied between host and device memory by this process so far, both directions;
+  // always 0 on host memory.
+  virtual std::uint64_t copied_bytes() const { return 0; }
+  // Runs step s (lda/steps.hpp) for every element in [0, n) on pointers into kernel memory,
+  // returning when it is done. The default runs it on the host (run_on_host).
+  virtual void run(const lda::steps::any& s, std::int64_t n) const;
 };
+
+// Runs step s for every element in [0, n) over host_parallel_for, on host memory.
+void run_on_host(const lda::steps::any& s, std::int64_t n);
 
 // The backend chosen with cmake -DBACKEND=..., and the serial reference (in every build).
 const backend& configured_backend();

@@ -214,25 +214,31 @@ void gamma_row(double prior, const Count* counts, int K, const rng_key& key, std
   }
 }
 
-// One Dirichlet(prior + counts[0..K)) row into out[0..K) (float, floored), drawing the
-// Gamma variate of entry k at index index0 + k. Gamma values and their sum stay in double.
-// `scratch` holds K doubles. A row whose Gamma draws all underflow (only possible when every
-// count is zero and the prior is tiny) becomes uniform rather than 0/0.
-template <class Count>
-void dirichlet_row(double prior, const Count* counts, int K, const rng_key& key,
-                   std::uint64_t index0, double* scratch, float* out) {
-  gamma_row(prior, counts, K, key, index0, scratch);
+// Normalises K Gamma variates g[0..K) (double) into a Dirichlet row out[0..K) (float,
+// floored). A row whose Gamma draws all underflowed (only possible when every count is zero
+// and the prior is tiny) becomes uniform rather than 0/0.
+BUTTERFLY_FN void dirichlet_normalise(const double* g, int K, float* out) {
   double sum = 0.0;
-  for (int k = 0; k < K; ++k) sum += scratch[k];
+  for (int k = 0; k < K; ++k) sum += g[k];
   if (!(sum > 0.0)) {
     for (int k = 0; k < K; ++k) out[k] = 1.0f / static_cast<float>(K);
     return;
   }
   const double inv = 1.0 / sum;
   for (int k = 0; k < K; ++k) {
-    const float p = static_cast<float>(scratch[k] * inv);
+    const float p = static_cast<float>(g[k] * inv);
     out[k] = p > probability_floor ? p : probability_floor;
   }
+}
+
+// One Dirichlet(prior + counts[0..K)) row into out[0..K) (float, floored), drawing the
+// Gamma variate of entry k at index index0 + k. Gamma values and their sum stay in double.
+// `scratch` holds K doubles.
+template <class Count>
+void dirichlet_row(double prior, const Count* counts, int K, const rng_key& key,
+                   std::uint64_t index0, double* scratch, float* out) {
+  gamma_row(prior, counts, K, key, index0, scratch);
+  dirichlet_normalise(scratch, K, out);
 }
 
 }  // namespace butterfly::lda

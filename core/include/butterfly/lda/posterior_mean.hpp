@@ -6,13 +6,14 @@
 
 #include <cstdint>
 
+#include "butterfly/detail/config.hpp"
 #include "butterfly/lda/gamma.hpp"
 
 namespace butterfly::lda {
 
 // out[k] = (counts[k] + prior) / (sum_k counts[k] + K prior), floored like dirichlet_row.
 template <class Count>
-void posterior_mean_row(double prior, const Count* counts, int K, float* out) {
+BUTTERFLY_FN void posterior_mean_row(double prior, const Count* counts, int K, float* out) {
   std::int64_t total = 0;
   for (int k = 0; k < K; ++k) total += counts[k];
   const double scale = 1.0 / (static_cast<double>(total) + K * prior);

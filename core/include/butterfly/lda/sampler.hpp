@@ -1,12 +1,14 @@
 // The uncollapsed Gibbs sampler for LDA of the paper's evaluation. One iteration:
-//   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly::draw_topics on the configured backend)
+//   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly's draw on the configured backend)
 //   2. count n_mk, n_wk (and n_k)              from z
 //   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
 //      (or their means, estimator::mean)
+// Steps 2 and 3 are lda/steps.hpp, run by lda::engine (engine.hpp) where the backend keeps
+// its memory.
 // The state after iteration i is a pure function of (seed, i, corpus, hyperparameters,
 // sampler_options): every random number is keyed by (seed, iteration, stream, index), and every
-// host reduction runs over fixed chunks combined in chunk order, so any thread count gives
-// the same bits (which is also what makes checkpoint/resume exact).
+// reduction runs over fixed chunks combined in chunk order, so any thread count, backend or
+// grid gives the same bits (which is also what makes checkpoint/resume exact).
 #pragma once
 
 #include <cstdint>
@@ -99,9 +101,6 @@ struct iteration_seconds {
   double rest = 0;     // counts and Dirichlet draws
 };
 
-// sum_k a[k] * b[k] in double, added in a fixed order (the same bits on every build).
-double dot(const float* a, const float* b, int K);
-
 // Partial sums added in index order: the one way per-block partials become a total, in one
 // process or after they are gathered from many.
 double ordered_sum(const std::vector<double>& partials);
@@ -119,9 +118,12 @@ class sampler {
 
   // Iteration 0: z uniform at random, then theta and phi drawn from the counts.
   state initial_state() const;
-  // Advances s by one iteration.
+  // Advances s by one iteration: an lda::engine (engine.hpp) on the configured backend
+  // around one iteration. On a GPU build that copies s to the device and back each call;
+  // a training loop keeps an engine instead.
   iteration_seconds iterate(state& s) const;
-  // log p(w | theta, phi) = sum over tokens t of log sum_k theta[m(t),k] phi[w(t),k].
+  // log p(w | theta, phi) = sum over tokens t of log sum_k theta[m(t),k] phi[w(t),k]
+  // (lda::dot and portable log: the same bits on every machine and on the device).
   double log_likelihood(const state& s) const;
   // Its partial sums over the shard's blocks of likelihood_block documents: ordered_sum of
   // the partials of all shards in shard order is log_likelihood of the whole corpus.
@@ -132,8 +134,7 @@ class sampler {
   const hyperparameters& hyper() const { return h_; }
 
  private:
-  double draw_theta_phi(state& s) const;
-  void posterior_mean_phi(const std::vector<std::int32_t>& n_wk, float* phi) const;
+  friend class engine;  // runs the iteration on the sampler's documents and options
 
   documents docs_;
   hyperparameters h_;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -22,6 +23,9 @@ void* device_allocate(std::size_t bytes);
 void device_free(void* p) noexcept;
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes);
 void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes);
+// Bytes moved by copy_to_device and copy_to_host in this process so far: every copy between
+// host and device memory that butterfly makes goes through them.
+std::uint64_t copied_bytes() noexcept;
 
 template <class T>
 class device_buffer {

@@ -1,0 +1,48 @@
+// The LDA iteration's steps (core/include/butterfly/lda/steps.hpp) as kernels: one thread per
+// element, the threads strided over a grid of the blocks that can be resident at once.
+// First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
+#include "butterfly/cuda_hip/runtime.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "butterfly/cuda_hip/launch.hpp"
+#include "butterfly/lda/steps.hpp"
+
+namespace butterfly::cuda_hip {
+namespace kernel {
+
+template <class Step>
+__global__ void __launch_bounds__(block_threads) for_each(const Step step, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    step(i);
+}
+
+}  // namespace kernel
+
+void launch_step(const lda::steps::any& s, std::int64_t n, stream_t stream) {
+  if (n <= 0) return;
+  std::visit(
+      [&](const auto& step) {
+        using Step = std::decay_t<decltype(step)>;
+        void (*const k)(Step, std::int64_t) = kernel::for_each<Step>;
+        int blocks_per_multiprocessor = 0;
+        BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(
+            &blocks_per_multiprocessor, k, block_threads, 0));
+        const std::int64_t resident =
+            std::max<std::int64_t>(1, std::int64_t{blocks_per_multiprocessor} * multiprocessors());
+        const auto blocks = static_cast<unsigned>(std::min(resident, (n + block_threads - 1) / block_threads));
+#if defined(__HIP__)
+        hipLaunchKernelGGL(k, dim3(blocks), dim3(block_threads), 0, stream, step, n);
+#else
+        k<<<blocks, block_threads, 0, stream>>>(step, n);
+#endif
+        BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(GetLastError)());
+        // The next step reads what this one wrote; the host may read it too.
+        BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));
+      },
+      static_cast<const lda::steps::any::variant&>(s));
+}
+
+}  // namespace butterfly::cuda_hip

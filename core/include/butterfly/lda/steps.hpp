@@ -1,0 +1,237 @@
+// The steps of one LDA iteration after the z draw (and the initial z before the first),
+// each written once as a function of one element index: the backends run them
+// (detail::backend::run), the host backends as host_parallel_for loops, CUDA and HIP as
+// grid-stride kernels over device memory. Every element writes only its own outputs, and
+// every floating-point sum inside an element runs in a fixed order, so the trained model is
+// the same bits on every backend, thread count and grid. Integer counts are each owned by
+// one element (a document's row, a word's row), so no atomics are needed.
+//
+// The iteration (sampler.hpp) in these steps:
+//   counts:  topic_counts (n_mk per document m, then n_wk per word w)
+//   mean:    posterior_mean_rows (theta), column_partials<int32, int64> + mean_scale (the
+//            n_k per topic), posterior_mean_entries (phi)
+//   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
+//            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
+//   evaluation: likelihood_blocks (the log-likelihood's partial sums)
+#pragma once
+
+#include <cfloat>
+#include <cstdint>
+#include <variant>
+
+#include "butterfly/detail/config.hpp"
+#include "butterfly/detail/portable_math.hpp"
+#include "butterfly/detail/rng.hpp"
+#include "butterfly/lda/gamma.hpp"
+#include "butterfly/lda/posterior_mean.hpp"
+
+namespace butterfly::lda {
+
+// sum_k a[k] * b[k] in double, added in a fixed order (the same bits on every build and
+// device). Four fixed accumulators: the order of the additions is part of the definition,
+// and the independent chains keep the loop from being latency-bound. Float products are
+// exact in double.
+BUTTERFLY_FN double dot(const float* a, const float* b, int K) {
+  double acc[4] = {0, 0, 0, 0};
+  int k = 0;
+  for (; k + 4 <= K; k += 4)
+    for (int j = 0; j < 4; ++j) acc[j] += double(a[k + j]) * double(b[k + j]);
+  for (; k < K; ++k) acc[0] += double(a[k]) * double(b[k]);
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+}  // namespace butterfly::lda
+
+namespace butterfly::lda::steps {
+
+// Words per column partial of phi: partial sums over these fixed word ranges, added in
+// range order, define the bits of every column sum.
+inline constexpr std::int64_t word_chunk = 256;
+
+// `grain` in each step: elements per host_parallel_for chunk on the host backends (rows are
+// heavier than entries). It changes no result.
+
+// Element t: token t's initial topic, uniform over K, keyed by its whole-corpus number.
+struct initial_topics {
+  std::uint64_t seed, first_token;
+  int K;
+  std::int32_t* z;
+  static constexpr std::int64_t grain = 1 << 16;
+  BUTTERFLY_FN void operator()(std::int64_t t) const {
+    const std::uint64_t r =
+        rng::bits(seed, 0, rng::stream::z, first_token + static_cast<std::uint64_t>(t))[0];
+    z[t] = static_cast<std::int32_t>((r * static_cast<std::uint64_t>(K)) >> 32);
+  }
+};
+
+// Element r: row r of counts (rows x K), the topics of the tokens of row r of a CSR:
+// tokens [offsets[r], offsets[r + 1]) themselves (n_mk: a document's tokens are
+// contiguous), or tokens[i] for i in that range (n_wk: the tokens grouped by word). Each row
+// is written by one element, so no atomics are needed.
+struct topic_counts {
+  const std::int64_t* offsets;  // rows + 1
+  const std::int64_t* tokens;   // null: the identity
+  const std::int32_t* z;
+  int K;
+  std::int32_t* counts;
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t r) const {
+    std::int32_t* n = counts + r * K;
+    for (int k = 0; k < K; ++k) n[k] = 0;
+    for (std::int64_t i = offsets[r]; i < offsets[r + 1]; ++i) ++n[z[tokens ? tokens[i] : i]];
+  }
+};
+
+// Element m: row m of out = the posterior mean of Dirichlet(prior + counts row m).
+struct posterior_mean_rows {
+  double prior;
+  const std::int32_t* counts;
+  int K;
+  float* out;
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t m) const {
+    posterior_mean_row(prior, counts + m * K, K, out + m * K);
+  }
+};
+
+// Element c K + k: the sum of column k of `values` (rows x K) over rows [c word_chunk,
+// (c + 1) word_chunk), rows in increasing order.
+template <class In, class Sum>
+struct column_partials {
+  const In* values;
+  std::int64_t rows;
+  int K;
+  Sum* partial;  // chunks x K
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    const std::int64_t c = i / K, k = i % K;
+    const std::int64_t end = (c + 1) * word_chunk < rows ? (c + 1) * word_chunk : rows;
+    Sum sum = 0;
+    for (std::int64_t w = c * word_chunk; w < end; ++w) sum += values[w * K + k];
+    partial[i] = sum;
+  }
+};
+
+// Element k: scale[k] = 1 / (n_k + V beta), n_k the sum of the integer partials.
+struct mean_scale {
+  const std::int64_t* partial;  // chunks x K
+  std::int64_t chunks;
+  int K;
+  double prior_total;  // V beta
+  double* scale;
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t k) const {
+    std::int64_t n_k = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) n_k += partial[c * K + k];
+    scale[k] = 1.0 / (static_cast<double>(n_k) + prior_total);
+  }
+};
+
+// Element i = w K + k: phi[w,k] = (n_wk + beta) scale[k], floored.
+struct posterior_mean_entries {
+  const std::int32_t* counts;
+  const double* scale;
+  int K;
+  double prior;
+  float* out;
+  static constexpr std::int64_t grain = 1 << 14;
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    const float p = static_cast<float>((static_cast<double>(counts[i]) + prior) * scale[i % K]);
+    out[i] = p > probability_floor ? p : probability_floor;
+  }
+};
+
+// Element i: out[i] = Gamma(prior + counts[i], 1), keyed by index0 + i. The host runs
+// ranges through gamma_row (vectorized, the same bits: tests/lda/gamma.cpp).
+struct gamma_entries {
+  double prior;
+  const std::int32_t* counts;
+  rng_key key;
+  std::uint64_t index0;
+  double* out;
+  static constexpr std::int64_t grain = 1 << 12;
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    out[i] = gamma_variate(prior + static_cast<double>(counts[i]), key,
+                           index0 + static_cast<std::uint64_t>(i));
+  }
+  void range(std::int64_t begin, std::int64_t end) const {
+    gamma_row(prior, counts + begin, static_cast<int>(end - begin), key,
+              index0 + static_cast<std::uint64_t>(begin), out + begin);
+  }
+};
+
+// Element m: row m of out, the Dirichlet row of the Gamma variates g row m.
+struct dirichlet_rows {
+  const double* g;
+  int K;
+  float* out;
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t m) const { dirichlet_normalise(g + m * K, K, out + m * K); }
+};
+
+// Element k: scale[k] = 1 / (column k's sum), 0 when every variate of the column underflowed.
+struct sum_scale {
+  const double* partial;  // chunks x K
+  std::int64_t chunks;
+  int K;
+  double* scale;
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t k) const {
+    double sum = 0.0;
+    for (std::int64_t c = 0; c < chunks; ++c) sum += partial[c * K + k];
+    scale[k] = sum > 0.0 ? 1.0 / sum : 0.0;
+  }
+};
+
+// Element i = w K + k: phi[w,k] = g[w,k] / column sum, floored; a column whose variates all
+// underflowed becomes uniform. The variate passes through float first, raised to FLT_MIN so
+// no denormal arithmetic follows: anything that small ends at the floor either way.
+struct dirichlet_columns {
+  const double* g;
+  const double* scale;
+  int K;
+  float uniform;  // 1 / V
+  float* out;
+  static constexpr std::int64_t grain = 1 << 14;
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    const double s = scale[i % K];
+    const float p = static_cast<float>(g[i] > FLT_MIN ? g[i] : FLT_MIN);
+    const float q = s > 0.0 ? static_cast<float>(p * s) : uniform;
+    out[i] = q > probability_floor ? q : probability_floor;
+  }
+};
+
+// Element b: the log-likelihood of documents [b block, (b + 1) block) of the shard,
+// sum over their tokens t of log dot(theta[m(t),:], phi[w(t),:]), tokens in order. The log
+// is detail/portable_math.hpp's (glibc's differs between machines in the last bit, a
+// GPU's libm from both); dot is at least K floor^2, a normal double, within its domain.
+struct likelihood_blocks {
+  const std::int64_t* offsets;  // the shard's, from 0
+  const std::int32_t* words;    // the shard's
+  const float* theta;
+  const float* phi;
+  int K;
+  std::int64_t docs, block;
+  double* partial;
+  static constexpr std::int64_t grain = 1;
+  BUTTERFLY_FN void operator()(std::int64_t b) const {
+    const std::int64_t end = (b + 1) * block < docs ? (b + 1) * block : docs;
+    double sum = 0.0;
+    for (std::int64_t m = b * block; m < end; ++m)
+      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t)
+        sum += detail::portable::log(dot(theta + m * K, phi + static_cast<std::int64_t>(words[t]) * K, K));
+    partial[b] = sum;
+  }
+};
+
+// One of the steps; a class (not an alias) so the backend seam can declare it.
+class any : public std::variant<initial_topics, topic_counts, posterior_mean_rows,
+                                column_partials<std::int32_t, std::int64_t>, mean_scale,
+                                posterior_mean_entries, gamma_entries, dirichlet_rows,
+                                column_partials<double, double>, sum_scale, dirichlet_columns,
+                                likelihood_blocks> {
+ public:
+  using variant::variant;
+};
+
+}  // namespace butterfly::lda::steps

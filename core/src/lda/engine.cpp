@@ -1,0 +1,286 @@
+#include "butterfly/lda/engine.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "butterfly/detail/prepare.hpp"
+#include "butterfly/lda/steps.hpp"
+
+namespace butterfly::lda {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// n elements of T in the backend's kernel memory.
+template <class T>
+class kernel_array {
+ public:
+  kernel_array(const detail::backend& b, std::size_t n) : b_(b), n_(n) {
+    if (b.kernel_memory() == detail::memory::host) host_.resize(n);
+    else if (n > 0) device_ = static_cast<T*>(b.allocate(n * sizeof(T)));
+  }
+  // A copy of host[0, n).
+  kernel_array(const detail::backend& b, const T* host, std::size_t n) : kernel_array(b, n) {
+    if (n > 0) b.copy_to_device(data(), host, n * sizeof(T));
+  }
+  kernel_array(const kernel_array&) = delete;
+  kernel_array& operator=(const kernel_array&) = delete;
+  ~kernel_array() {
+    if (device_) b_.release(device_);
+  }
+
+  T* data() { return device_ ? device_ : host_.data(); }
+  std::size_t size() const { return n_; }
+  void copy_to(std::vector<T>& out) const {
+    out.resize(n_);
+    if (n_ > 0) b_.copy_to_host(out.data(), device_ ? device_ : host_.data(), n_ * sizeof(T));
+  }
+
+ private:
+  const detail::backend& b_;
+  std::size_t n_;
+  std::vector<T> host_;
+  T* device_ = nullptr;
+};
+
+// An array the host holds, where the kernels read it: the host array itself on host memory
+// (nothing is copied), a device copy otherwise.
+template <class T>
+class mirror {
+  using value = std::remove_const_t<T>;
+
+ public:
+  mirror(const detail::backend& b, T* host, std::size_t n)
+      : on_host_(b.kernel_memory() == detail::memory::host),
+        copy_(b, host, on_host_ ? 0 : n),
+        ptr_(on_host_ ? host : copy_.data()) {}
+  T* data() const { return ptr_; }
+  // Refreshes the host array from the device copy (nothing to do on host memory).
+  void download(std::vector<value>& host) const {
+    if (!on_host_) copy_.copy_to(host);
+  }
+
+ private:
+  bool on_host_;
+  kernel_array<value> copy_;
+  T* ptr_;
+};
+
+std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
+
+}  // namespace
+
+struct engine::arrays {
+  arrays(const sampler& s, const detail::backend& b, state&& st)
+      : host(std::move(st)),
+        iteration(host.iteration),
+        theta(b, host.theta.data(), host.theta.size()),
+        phi(b, host.phi.data(), host.phi.size()),
+        z(b, host.z.data(), host.z.size()),
+        offsets(b, s.local_offsets_.data(), s.local_offsets_.size()),
+        words(b, s.docs_.words.data() + s.part_.first_token, size_of(s.part_.num_tokens())),
+        word_offsets(b, s.word_offsets_.data(), s.word_offsets_.size()),
+        word_tokens(b, s.word_tokens_.data(), s.word_tokens_.size()),
+        n_mk(b, host.theta.size()),
+        n_wk(b, host.phi.size()),
+        chunks((s.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
+        count_partial(b, s.how_.theta_phi == estimator::mean ? size_of(chunks * s.h_.num_topics) : 0),
+        sum_partial(b, s.how_.theta_phi == estimator::sample ? size_of(chunks * s.h_.num_topics) : 0),
+        scale(b, size_of(s.h_.num_topics)),
+        g_theta(b, s.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
+        g_phi(b, s.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
+        likelihood(b, size_of((s.part_.num_docs() + likelihood_block - 1) / likelihood_block)) {}
+
+  // The state on the host: on host memory the arrays the kernels work on, on device memory
+  // the copy that current() refreshes when the kernels have changed the state since.
+  state host;
+  bool theta_stale = false, phi_stale = false, z_stale = false;
+  void changed() { theta_stale = phi_stale = z_stale = true; }
+  std::uint32_t iteration;
+  mirror<float> theta, phi;
+  mirror<std::int32_t> z;
+  mirror<const std::int64_t> offsets;
+  mirror<const std::int32_t> words;
+  mirror<const std::int64_t> word_offsets, word_tokens;
+  kernel_array<std::int32_t> n_mk, n_wk;
+  std::int64_t chunks;
+  kernel_array<std::int64_t> count_partial;  // estimator::mean: n_k per word chunk
+  kernel_array<double> sum_partial;          // estimator::sample: column sums per word chunk
+  kernel_array<double> scale;
+  kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
+  kernel_array<double> likelihood;           // per block of likelihood_block documents
+  // The z draw, checked and planned once: the warp plan is uploaded once and cached by the
+  // backend, and the kernels read the arrays above in place.
+  draw_options draw;
+  detail::topics_call call;
+};
+
+namespace {
+
+state sized_state(const sampler& s) {
+  const std::int64_t K = s.hyper().num_topics;
+  state st;
+  st.theta.resize(size_of(s.part().num_docs() * K));
+  st.phi.resize(size_of(s.docs().vocab_size * K));
+  st.z.resize(size_of(s.part().num_tokens()));
+  return st;
+}
+
+}  // namespace
+
+engine::engine(const sampler& s, const detail::backend& where) : engine(s, sized_state(s), where) {
+  const steps::initial_topics init{s_.seed_, static_cast<std::uint64_t>(s_.part_.first_token), s_.h_.num_topics,
+                                   a_->z.data()};
+  b_.run(init, s_.part_.num_tokens());
+  estimate(0);
+  a_->changed();
+}
+
+engine::engine(const sampler& s, state resumed, const detail::backend& where) : s_(s), b_(where) {
+  detail::require_available(b_, "lda::engine");
+  const std::int64_t K = s_.h_.num_topics;
+  if (resumed.theta.size() != size_of(s_.part_.num_docs() * K) ||
+      resumed.phi.size() != size_of(s_.docs_.vocab_size * K) || resumed.z.size() != size_of(s_.part_.num_tokens()))
+    throw std::invalid_argument("lda::engine: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
+                                std::to_string(resumed.phi.size()) + " phi and " +
+                                std::to_string(resumed.z.size()) + " z entries; the sampler's shard needs " +
+                                std::to_string(s_.part_.num_docs() * K) + ", " +
+                                std::to_string(s_.docs_.vocab_size * K) + " and " +
+                                std::to_string(s_.part_.num_tokens()));
+  a_ = std::make_unique<arrays>(s_, b_, std::move(resumed));
+  draw_options& o = a_->draw;
+  o.method = s_.how_.method;
+  o.width = s_.how_.width;
+  o.seed = s_.seed_;
+  o.first_token = static_cast<std::uint64_t>(s_.part_.first_token);
+  o.first_document = s_.part_.first_doc;  // keeps each document on its whole-corpus lane
+  // theta and phi are floored at probability_floor and come from Dirichlets: positive and
+  // finite by construction, so checking them every iteration would only cost time.
+  o.validate = false;
+  // The checks and the plan read the host corpus; the kernels read the arrays in kernel memory.
+  const span<const std::int32_t> host_words(s_.docs_.words.data() + s_.part_.first_token,
+                                            size_of(s_.part_.num_tokens()));
+  a_->call = detail::prepare_topics("lda::engine", span<const float>(a_->theta.data(), a_->host.theta.size()),
+                                    span<const float>(a_->phi.data(), a_->host.phi.size()), s_.h_.num_topics,
+                                    s_.local_offsets_, host_words, span<std::int32_t>(a_->z.data(), a_->host.z.size()), o,
+                                    b_.native_width(), b_.supported_widths());
+  a_->call.src.offsets = a_->offsets.data();
+  a_->call.src.words = a_->words.data();
+  if (a_->call.plan) b_.upload(a_->call.plan);
+}
+
+engine::~engine() = default;
+
+std::uint32_t engine::iteration() const { return a_->iteration; }
+
+std::uint64_t engine::copied_bytes() const { return b_.copied_bytes(); }
+
+iteration_seconds engine::iterate() {
+  iteration_seconds sec;
+  const auto t0 = std::chrono::steady_clock::now();
+  draw_options& o = a_->draw;
+  o.iteration = a_->iteration + 1;
+  if (!a_->call.empty())
+    b_.draw(a_->call.src, {a_->call.width, o, a_->z.data(), a_->call.plan, b_.kernel_memory()});
+  sec.z_draw = seconds_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+  a_->iteration = o.iteration;
+  a_->changed();
+  sec.combine = estimate(a_->iteration);
+  sec.rest = seconds_since(t1) - sec.combine;
+  return sec;
+}
+
+// Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
+// no token's products are all zero and the draw never writes -1.
+double engine::estimate(std::uint32_t iteration) {
+  arrays& a = *a_;
+  const int K = s_.h_.num_topics;
+  const std::int64_t M = s_.part_.num_docs(), V = s_.docs_.vocab_size;
+  const std::int64_t entries = a.chunks * K;
+  double combine_seconds = 0;
+  b_.run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  b_.run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
+  if (s_.combine_) {
+    // Several processes: their counts are summed on the host (MPI_Allreduce); on device
+    // memory that stages n_wk through the host and back.
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::int32_t> n_wk;
+    a.n_wk.copy_to(n_wk);
+    s_.combine_(n_wk.data(), n_wk.size());
+    if (!n_wk.empty()) b_.copy_to_device(a.n_wk.data(), n_wk.data(), n_wk.size() * sizeof(std::int32_t));
+    combine_seconds = seconds_since(t0);
+  }
+  if (s_.how_.theta_phi == estimator::mean) {
+    b_.run(steps::posterior_mean_rows{s_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
+    b_.run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
+    b_.run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * s_.h_.beta,
+                             a.scale.data()},
+           K);
+    b_.run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, s_.h_.beta, a.phi.data()}, V * K);
+    return combine_seconds;
+  }
+  const rng_key theta_key{s_.seed_, iteration, rng::stream::theta};
+  b_.run(steps::gamma_entries{s_.h_.alpha, a.n_mk.data(), theta_key, static_cast<std::uint64_t>(s_.part_.first_doc) * K,
+                              a.g_theta.data()},
+         M * K);
+  b_.run(steps::dirichlet_rows{a.g_theta.data(), K, a.theta.data()}, M);
+  const rng_key phi_key{s_.seed_, iteration, rng::stream::phi};
+  b_.run(steps::gamma_entries{s_.h_.beta, a.n_wk.data(), phi_key, 0, a.g_phi.data()}, V * K);
+  b_.run(steps::column_partials<double, double>{a.g_phi.data(), V, K, a.sum_partial.data()}, entries);
+  b_.run(steps::sum_scale{a.sum_partial.data(), a.chunks, K, a.scale.data()}, K);
+  b_.run(steps::dirichlet_columns{a.g_phi.data(), a.scale.data(), K, 1.0f / static_cast<float>(V), a.phi.data()},
+         V * K);
+  return combine_seconds;
+}
+
+const state& engine::current() {
+  arrays& a = *a_;
+  current_phi();
+  if (a.theta_stale) a.theta.download(a.host.theta);
+  if (a.z_stale) a.z.download(a.host.z);
+  a.theta_stale = a.z_stale = false;
+  a.host.iteration = a.iteration;
+  return a.host;
+}
+
+const std::vector<float>& engine::current_phi() {
+  arrays& a = *a_;
+  if (a.phi_stale) a.phi.download(a.host.phi);
+  a.phi_stale = false;
+  return a.host.phi;
+}
+
+std::vector<double> engine::log_likelihood_partials() {
+  arrays& a = *a_;
+  b_.run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), s_.h_.num_topics,
+                                  s_.part_.num_docs(), likelihood_block, a.likelihood.data()},
+         static_cast<std::int64_t>(a.likelihood.size()));
+  std::vector<double> out;
+  a.likelihood.copy_to(out);
+  return out;
+}
+
+state engine::take() {
+  current();
+  return std::move(a_->host);
+}
+
+std::vector<std::int32_t> engine::document_topic_counts() const {
+  std::vector<std::int32_t> out;
+  a_->n_mk.copy_to(out);
+  return out;
+}
+
+std::vector<std::int32_t> engine::word_topic_counts() const {
+  std::vector<std::int32_t> out;
+  a_->n_wk.copy_to(out);
+  return out;
+}
+
+}  // namespace butterfly::lda

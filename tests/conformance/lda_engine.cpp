@@ -1,0 +1,120 @@
+// The LDA iteration on the configured backend (lda::engine: on CUDA/HIP the state stays in
+// device memory) against the same iteration on the serial reference, side by side, on the
+// real AP corpus at the configured backend's native width: theta, phi and z must be the same
+// bits, the device's counts must equal a recount from z on the host, a resumed run must
+// equal an uninterrupted one, an iteration must copy nothing between host and device, and
+// the log-likelihood computed on the device must be the host's.
+// Skipped, saying why, when the backend cannot run here or shared/data/ap is absent.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "butterfly/butterfly.hpp"
+#include "butterfly/io/corpus.hpp"
+#include "butterfly/lda/engine.hpp"
+#include "catch_session.hpp"
+
+namespace {
+
+namespace lda = butterfly::lda;
+using butterfly::detail::configured_backend;
+using butterfly::detail::reference_backend;
+
+const std::string data_dir = BUTTERFLY_SHARED_DATA;
+
+const butterfly::io::corpus& ap() {
+  static const auto c = butterfly::io::read_uci(data_dir + "/ap/docword.ap.txt.gz", data_dir + "/ap/vocab.ap.txt");
+  return c;
+}
+
+lda::documents ap_docs() { return {ap().doc_offsets, ap().words, ap().vocab_size()}; }
+
+lda::sampler ap_sampler(lda::estimator e) {
+  lda::hyperparameters h;
+  h.num_topics = 24;
+  h.alpha = 0.2;
+  h.beta = 0.01;
+  // The configured backend's width, which the reference runs too.
+  return lda::sampler(ap_docs(), h, 2026, {butterfly::algorithm::butterfly, configured_backend().native_width(), e});
+}
+
+void require_same(const lda::state& got, const lda::state& want) {
+  CHECK(got.iteration == want.iteration);
+  // Whole-vector comparisons of floats: bit-identical is the contract, not close.
+  CHECK(got.z == want.z);
+  CHECK(got.theta == want.theta);
+  CHECK(got.phi == want.phi);
+}
+
+// n_mk and n_wk counted on the host from z.
+void require_counts_of(lda::engine& e, const lda::sampler& s) {
+  const lda::state& st = e.current();
+  const int K = s.hyper().num_topics;
+  const lda::documents& d = s.docs();
+  std::vector<std::int32_t> n_mk(st.theta.size(), 0), n_wk(st.phi.size(), 0);
+  for (std::int64_t m = 0; m < d.num_docs(); ++m)
+    for (std::int64_t t = d.doc_offsets[m]; t < d.doc_offsets[m + 1]; ++t) {
+      const std::int32_t k = st.z[static_cast<std::size_t>(t)];
+      REQUIRE((k >= 0 && k < K));
+      ++n_mk[static_cast<std::size_t>(m * K + k)];
+      ++n_wk[static_cast<std::size_t>(d.words[t]) * K + k];
+    }
+  CHECK(e.document_topic_counts() == n_mk);
+  CHECK(e.word_topic_counts() == n_wk);
+}
+
+}  // namespace
+
+TEST_CASE("lda engine: the configured backend's model equals the reference's on ap", "[lda][engine]") {
+  for (const auto e : {lda::estimator::mean, lda::estimator::sample}) {
+    INFO("estimator " << lda::estimator_name(e) << ", width " << configured_backend().native_width() << ", "
+                      << butterfly::backend_name());
+    const lda::sampler s = ap_sampler(e);
+    lda::engine device(s), reference(s, reference_backend());
+    require_same(device.current(), reference.current());
+    for (int i = 0; i < 3; ++i) {
+      const std::uint64_t copied = device.copied_bytes();
+      device.iterate();
+      // Nothing crosses the bus inside an iteration (the state stays where the kernels are).
+      CHECK(device.copied_bytes() == copied);
+      reference.iterate();
+    }
+    // The log-likelihood's partial sums computed on the device: only they are copied back.
+    const std::uint64_t before = device.copied_bytes();
+    const std::vector<double> partials = device.log_likelihood_partials();
+    if (device.on_device()) CHECK(device.copied_bytes() - before == partials.size() * sizeof(double));
+    CHECK(partials == reference.log_likelihood_partials());
+    require_same(device.current(), reference.current());
+    CHECK(partials == s.log_likelihood_partials(device.current()));
+    require_counts_of(device, s);
+  }
+}
+
+TEST_CASE("lda engine: resuming from a state equals running on", "[lda][engine]") {
+  const lda::sampler s = ap_sampler(lda::estimator::sample);
+  lda::engine straight(s);
+  for (int i = 0; i < 3; ++i) straight.iterate();
+  lda::engine first(s);
+  first.iterate();
+  lda::engine resumed(s, first.take());
+  CHECK(resumed.iteration() == 1);
+  for (int i = 0; i < 2; ++i) resumed.iterate();
+  require_same(resumed.current(), straight.current());
+}
+
+TEST_CASE("lda engine: a state of the wrong size is refused, naming the sizes", "[lda][engine]") {
+  const lda::sampler s = ap_sampler(lda::estimator::mean);
+  lda::state st = lda::engine(s).take();
+  st.z.pop_back();
+  CHECK_THROWS_WITH(lda::engine(s, st), Catch::Contains("the sampler's shard needs"));
+}
+
+int main(int argc, char** argv) {
+  std::string reason = butterfly::backend_unavailable_reason();
+  if (!reason.empty()) reason = "backend '" + std::string(butterfly::backend_name()) + "' cannot run here: " + reason;
+  else if (!std::filesystem::is_directory(data_dir + "/ap"))
+    reason = "corpus directory " + data_dir + "/ap not found (shared/data sits beside the repository)";
+  return butterfly::test::run_catch_session(argc, argv, reason);
+}
