@@ -67,7 +67,7 @@ void require_counts_of(lda::engine& e, const lda::sampler& s) {
 
 }  // namespace
 
-TEST_CASE("lda engine: the configured backend's model equals the reference's on ap", "[lda][engine]") {
+TEST_CASE("conformance: lda engine: the configured backend's model equals the reference's on ap", "[lda][engine]") {
   for (const auto e : {lda::estimator::mean, lda::estimator::sample}) {
     INFO("estimator " << lda::estimator_name(e) << ", width " << configured_backend().native_width() << ", "
                       << butterfly::backend_name());
@@ -92,7 +92,7 @@ TEST_CASE("lda engine: the configured backend's model equals the reference's on 
   }
 }
 
-TEST_CASE("lda engine: resuming from a state equals running on", "[lda][engine]") {
+TEST_CASE("conformance: lda engine: resuming from a state equals running on", "[lda][engine]") {
   const lda::sampler s = ap_sampler(lda::estimator::sample);
   lda::engine straight(s);
   for (int i = 0; i < 3; ++i) straight.iterate();
@@ -104,7 +104,7 @@ TEST_CASE("lda engine: resuming from a state equals running on", "[lda][engine]"
   require_same(resumed.current(), straight.current());
 }
 
-TEST_CASE("lda engine: a state of the wrong size is refused, naming the sizes", "[lda][engine]") {
+TEST_CASE("conformance: lda engine: a state of the wrong size is refused, naming the sizes", "[lda][engine]") {
   const lda::sampler s = ap_sampler(lda::estimator::mean);
   lda::state st = lda::engine(s).take();
   st.z.pop_back();
