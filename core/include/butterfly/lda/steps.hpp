@@ -49,7 +49,21 @@ namespace butterfly::lda::steps {
 inline constexpr std::int64_t word_chunk = 256;
 
 // `grain` in each step: elements per host_parallel_for chunk on the host backends (rows are
-// heavier than entries). It changes no result.
+// heavier than entries). It changes no result. A step may also have range(begin, end), the
+// host's form of the same elements (the host backends call it instead of one element at a
+// time): the same operations per element in the same order, arranged so that GCC
+// vectorizes them and no index needs a division.
+
+// Calls f(i, k) for the entries i = w K + k in [begin, end) of a rows x K array, one row's
+// segment at a time, so k comes without a division and the inner loop is contiguous.
+template <class F>
+inline void row_segments(std::int64_t begin, std::int64_t end, int K, F&& f) {
+  for (std::int64_t i = begin; i < end;) {
+    const std::int64_t k0 = i % K, n = end - i < K - k0 ? end - i : K - k0;
+    for (std::int64_t j = 0; j < n; ++j) f(i + j, k0 + j);
+    i += n;
+  }
+}
 
 // Element t: token t's initial topic, uniform over K, keyed by its whole-corpus number.
 struct initial_topics {
@@ -103,12 +117,25 @@ struct column_partials {
   int K;
   Sum* partial;  // chunks x K
   static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN std::int64_t end_of(std::int64_t c) const {
+    return (c + 1) * word_chunk < rows ? (c + 1) * word_chunk : rows;
+  }
   BUTTERFLY_FN void operator()(std::int64_t i) const {
     const std::int64_t c = i / K, k = i % K;
-    const std::int64_t end = (c + 1) * word_chunk < rows ? (c + 1) * word_chunk : rows;
     Sum sum = 0;
-    for (std::int64_t w = c * word_chunk; w < end; ++w) sum += values[w * K + k];
+    for (std::int64_t w = c * word_chunk; w < end_of(c); ++w) sum += values[w * K + k];
     partial[i] = sum;
+  }
+  // Row by row through the chunk, all of the range's columns at once.
+  void range(std::int64_t begin, std::int64_t end) const {
+    for (std::int64_t i = begin; i < end;) {
+      const std::int64_t c = i / K, k0 = i % K, n = end - i < K - k0 ? end - i : K - k0;
+      Sum* p = partial + i;
+      for (std::int64_t j = 0; j < n; ++j) p[j] = 0;
+      for (std::int64_t w = c * word_chunk; w < end_of(c); ++w)
+        for (std::int64_t j = 0; j < n; ++j) p[j] += values[w * K + k0 + j];
+      i += n;
+    }
   }
 };
 
@@ -135,9 +162,13 @@ struct posterior_mean_entries {
   double prior;
   float* out;
   static constexpr std::int64_t grain = 1 << 14;
-  BUTTERFLY_FN void operator()(std::int64_t i) const {
-    const float p = static_cast<float>((static_cast<double>(counts[i]) + prior) * scale[i % K]);
+  BUTTERFLY_FN void at(std::int64_t i, std::int64_t k) const {
+    const float p = static_cast<float>((static_cast<double>(counts[i]) + prior) * scale[k]);
     out[i] = p > probability_floor ? p : probability_floor;
+  }
+  BUTTERFLY_FN void operator()(std::int64_t i) const { at(i, i % K); }
+  void range(std::int64_t begin, std::int64_t end) const {
+    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k) { at(i, k); });
   }
 };
 
@@ -193,11 +224,15 @@ struct dirichlet_columns {
   float uniform;  // 1 / V
   float* out;
   static constexpr std::int64_t grain = 1 << 14;
-  BUTTERFLY_FN void operator()(std::int64_t i) const {
-    const double s = scale[i % K];
+  BUTTERFLY_FN void at(std::int64_t i, std::int64_t k) const {
+    const double s = scale[k];
     const float p = static_cast<float>(g[i] > FLT_MIN ? g[i] : FLT_MIN);
     const float q = s > 0.0 ? static_cast<float>(p * s) : uniform;
     out[i] = q > probability_floor ? q : probability_floor;
+  }
+  BUTTERFLY_FN void operator()(std::int64_t i) const { at(i, i % K); }
+  void range(std::int64_t begin, std::int64_t end) const {
+    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k) { at(i, k); });
   }
 };
 
