@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <tuple>

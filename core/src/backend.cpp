@@ -11,7 +11,7 @@
 namespace butterfly::detail {
 namespace {
 
-// Steps with a faster form for a range of elements on the host (gamma_entries) use it.
+// Steps with a host form for a range of elements (lda/steps.hpp: range) run through it.
 template <class Step, class = void>
 struct has_range : std::false_type {};
 template <class Step>

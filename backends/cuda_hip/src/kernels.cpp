@@ -3,11 +3,11 @@
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
 #include "butterfly/cuda_hip/runtime.hpp"
 
-#include <algorithm>
 
 #include "butterfly/detail/kernels.hpp"
 #include "butterfly/detail/draw_warp.hpp"
 #include "butterfly/cuda_hip/device_buffer.hpp"
+#include "butterfly/cuda_hip/grid.hpp"
 #include "butterfly/cuda_hip/launch.hpp"
 #include "butterfly/device_warp/warp.hpp"
 
@@ -67,26 +67,11 @@ void launch(const Source& src, std::int32_t* z, const draw_options& o, stream_t 
   void (*const k)(Source, std::int32_t*, float*, std::int64_t, std::uint64_t, std::uint32_t,
                   std::uint64_t) =
       kernel::draw<Algorithm, W, Source>;
-  int blocks_per_multiprocessor = 0;
-  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(
-      &blocks_per_multiprocessor, k, kernel::block_threads, 0));
-  const std::int64_t resident_blocks =
-      std::max<std::int64_t>(1, std::int64_t{blocks_per_multiprocessor} * multiprocessors());
-  const std::int64_t blocks =
-      std::min(resident_blocks, (warps + warps_per_block - 1) / warps_per_block);
+  const std::int64_t blocks = resident_blocks(k, (warps + warps_per_block - 1) / warps_per_block);
+  // Freed on return: launch_and_wait returns when the kernel is done with it.
   device_buffer<float> scratch(static_cast<std::size_t>(blocks) * warps_per_block *
                                scratch_t::floats(src.K));
-#if defined(__HIP__)
-  // hipLaunchKernelGGL: the spelling that both hipcc and the HIP CPU runtime (g++) accept.
-  hipLaunchKernelGGL(k, dim3(static_cast<unsigned>(blocks)), dim3(kernel::block_threads), 0,
-                     stream, src, z, scratch.data(), warps, o.seed, o.iteration, o.first_token);
-#else
-  k<<<static_cast<unsigned>(blocks), kernel::block_threads, 0, stream>>>(
-      src, z, scratch.data(), warps, o.seed, o.iteration, o.first_token);
-#endif
-  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(GetLastError)());
-  // scratch is freed on return, so the kernel must be done with it.
-  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));
+  launch_and_wait(k, blocks, stream, src, z, scratch.data(), warps, o.seed, o.iteration, o.first_token);
 }
 
 template <class Source>

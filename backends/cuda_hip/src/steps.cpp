@@ -3,9 +3,9 @@
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
 #include "butterfly/cuda_hip/runtime.hpp"
 
-#include <algorithm>
 #include <type_traits>
 
+#include "butterfly/cuda_hip/grid.hpp"
 #include "butterfly/cuda_hip/launch.hpp"
 #include "butterfly/lda/steps.hpp"
 
@@ -27,20 +27,8 @@ void launch_step(const lda::steps::any& s, std::int64_t n, stream_t stream) {
       [&](const auto& step) {
         using Step = std::decay_t<decltype(step)>;
         void (*const k)(Step, std::int64_t) = kernel::for_each<Step>;
-        int blocks_per_multiprocessor = 0;
-        BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(
-            &blocks_per_multiprocessor, k, block_threads, 0));
-        const std::int64_t resident =
-            std::max<std::int64_t>(1, std::int64_t{blocks_per_multiprocessor} * multiprocessors());
-        const auto blocks = static_cast<unsigned>(std::min(resident, (n + block_threads - 1) / block_threads));
-#if defined(__HIP__)
-        hipLaunchKernelGGL(k, dim3(blocks), dim3(block_threads), 0, stream, step, n);
-#else
-        k<<<blocks, block_threads, 0, stream>>>(step, n);
-#endif
-        BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(GetLastError)());
-        // The next step reads what this one wrote; the host may read it too.
-        BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));
+        // Waits: the next step reads what this one wrote; the host may read it too.
+        launch_and_wait(k, resident_blocks(k, (n + block_threads - 1) / block_threads), stream, step, n);
       },
       static_cast<const lda::steps::any::variant&>(s));
 }

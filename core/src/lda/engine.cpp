@@ -40,6 +40,19 @@ class kernel_array {
     out.resize(n_);
     if (n_ > 0) b_.copy_to_host(out.data(), device_ ? device_ : host_.data(), n_ * sizeof(T));
   }
+  // f(data, n) on the array as host memory: in place there, else on a copy that then goes
+  // back to the device.
+  template <class F>
+  void update_on_host(F&& f) {
+    if (!device_) {
+      f(host_.data(), n_);
+      return;
+    }
+    std::vector<T> copy;
+    copy_to(copy);
+    f(copy.data(), n_);
+    if (n_ > 0) b_.copy_to_device(device_, copy.data(), n_ * sizeof(T));
+  }
 
  private:
   const detail::backend& b_;
@@ -210,10 +223,7 @@ double engine::estimate(std::uint32_t iteration) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
     // memory that stages n_wk through the host and back.
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::int32_t> n_wk;
-    a.n_wk.copy_to(n_wk);
-    s_.combine_(n_wk.data(), n_wk.size());
-    if (!n_wk.empty()) b_.copy_to_device(a.n_wk.data(), n_wk.data(), n_wk.size() * sizeof(std::int32_t));
+    a.n_wk.update_on_host(s_.combine_);
     combine_seconds = seconds_since(t0);
   }
   if (s_.how_.theta_phi == estimator::mean) {

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "butterfly/detail/checks.hpp"
-#include "butterfly/detail/host_parallel.hpp"
 #include "butterfly/lda/engine.hpp"
 #include "butterfly/lda/steps.hpp"
 

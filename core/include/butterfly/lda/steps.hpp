@@ -54,13 +54,14 @@ inline constexpr std::int64_t word_chunk = 256;
 // time): the same operations per element in the same order, arranged so that GCC
 // vectorizes them and no index needs a division.
 
-// Calls f(i, k) for the entries i = w K + k in [begin, end) of a rows x K array, one row's
-// segment at a time, so k comes without a division and the inner loop is contiguous.
+// Cuts the entries [begin, end) of an array with rows of K into the pieces of one row each:
+// f(i, k, n) for the n entries i, i + 1, ... in columns k, k + 1, ..., so a host loop over a
+// piece is contiguous and needs no division.
 template <class F>
-inline void row_segments(std::int64_t begin, std::int64_t end, int K, F&& f) {
+inline void row_segments(std::int64_t begin, std::int64_t end, std::int64_t K, F&& f) {
   for (std::int64_t i = begin; i < end;) {
-    const std::int64_t k0 = i % K, n = end - i < K - k0 ? end - i : K - k0;
-    for (std::int64_t j = 0; j < n; ++j) f(i + j, k0 + j);
+    const std::int64_t k = i % K, n = end - i < K - k ? end - i : K - k;
+    f(i, k, n);
     i += n;
   }
 }
@@ -126,16 +127,16 @@ struct column_partials {
     for (std::int64_t w = c * word_chunk; w < end_of(c); ++w) sum += values[w * K + k];
     partial[i] = sum;
   }
-  // Row by row through the chunk, all of the range's columns at once.
+  // Row by row through the chunk, all of the piece's columns at once (partial is chunks x K,
+  // so a piece of it is one chunk's columns k, k + 1, ...).
   void range(std::int64_t begin, std::int64_t end) const {
-    for (std::int64_t i = begin; i < end;) {
-      const std::int64_t c = i / K, k0 = i % K, n = end - i < K - k0 ? end - i : K - k0;
+    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k, std::int64_t n) {
+      const std::int64_t c = i / K;
       Sum* p = partial + i;
       for (std::int64_t j = 0; j < n; ++j) p[j] = 0;
       for (std::int64_t w = c * word_chunk; w < end_of(c); ++w)
-        for (std::int64_t j = 0; j < n; ++j) p[j] += values[w * K + k0 + j];
-      i += n;
-    }
+        for (std::int64_t j = 0; j < n; ++j) p[j] += values[w * K + k + j];
+    });
   }
 };
 
@@ -168,7 +169,9 @@ struct posterior_mean_entries {
   }
   BUTTERFLY_FN void operator()(std::int64_t i) const { at(i, i % K); }
   void range(std::int64_t begin, std::int64_t end) const {
-    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k) { at(i, k); });
+    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k, std::int64_t n) {
+      for (std::int64_t j = 0; j < n; ++j) at(i + j, k + j);
+    });
   }
 };
 
@@ -232,7 +235,9 @@ struct dirichlet_columns {
   }
   BUTTERFLY_FN void operator()(std::int64_t i) const { at(i, i % K); }
   void range(std::int64_t begin, std::int64_t end) const {
-    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k) { at(i, k); });
+    row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k, std::int64_t n) {
+      for (std::int64_t j = 0; j < n; ++j) at(i + j, k + j);
+    });
   }
 };
 

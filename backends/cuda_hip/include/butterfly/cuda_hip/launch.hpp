@@ -1,6 +1,6 @@
-// Host side of the draw kernels (src/kernels.cpp) and of the LDA steps (src/steps.cpp): runs one algorithm over every warp of a
-// weight source whose pointers (packed slots included) are device pointers. Compiled by nvcc
-// or hipcc only.
+// Host side of the draw kernels (src/kernels.cpp), which run one algorithm over every warp of
+// a weight source whose pointers (packed slots included) are device pointers, and of the LDA
+// steps (src/steps.cpp). Compiled by nvcc or hipcc only.
 #pragma once
 
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
