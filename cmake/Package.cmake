@@ -26,6 +26,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/butterflyConfig.cmake.
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/butterflyConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
+# BUTTERFLY_PACKAGE_FILES: CMake files the backend's find_dependency lines include.
 install(FILES ${PROJECT_BINARY_DIR}/butterflyConfig.cmake
-              ${PROJECT_BINARY_DIR}/butterflyConfigVersion.cmake
+              ${PROJECT_BINARY_DIR}/butterflyConfigVersion.cmake ${BUTTERFLY_PACKAGE_FILES}
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)

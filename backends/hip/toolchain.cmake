@@ -1,7 +1,7 @@
 # BACKEND=hip runs on one of two HIP runtimes (BUTTERFLY_HIP_RUNTIME):
 #   rocm  hipcc and libamdhip64 (a real AMD GPU; Debian's packages or /opt/rocm);
-#   cpu   the HIP CPU runtime (ROCm/HIP-CPU, header-only, on TBB): g++ compiles the same
-#         kernels and runs them on the host, so CI executes them without a GPU.
+#   cpu   a HIP CPU runtime the developer already has (-DHIP_CPU_INCLUDE_DIR; not in CI):
+#         g++ compiles the same kernels and runs them on the host (hip_cpu.cmake).
 set(BUTTERFLY_HIP_RUNTIME rocm CACHE STRING "HIP runtime for BACKEND=hip: rocm or cpu")
 set_property(CACHE BUTTERFLY_HIP_RUNTIME PROPERTY STRINGS rocm cpu)
 if(BUTTERFLY_HIP_RUNTIME STREQUAL "cpu")

@@ -7,9 +7,11 @@
 #   bench/gpu/run.sh              on the GPU machine (one NVIDIA H100/H200, CUDA 12/13, no
 #                                 packages, no network; the checkout and bench/gpu/kit travel):
 #                                 unpacks the kit with dpkg -x, builds for sm_90 and measures
-#   bench/gpu/run.sh --rehearse   here: the same steps end to end on the HIP CPU runtime build
+#   bench/gpu/run.sh --rehearse   here: the same steps end to end on a HIP CPU runtime build
 #                                 (BACKEND=hip, BUTTERFLY_HIP_RUNTIME=cpu) with a tiny input; the
-#                                 steps that need NVIDIA tools say "rehearsal: not run"
+#                                 steps that need NVIDIA tools say "rehearsal: not run". Needs a
+#                                 HIP CPU runtime you already have: HIP_CPU_INCLUDE_DIR=<its
+#                                 include folder> (the repository never fetches or builds it)
 #
 # Steps (each fails fast, naming itself): unpack kit; configure and build (cap 1, 2, 4 trees in
 # parallel); conformance suite + static checks (no test may be skipped); compute-sanitizer
@@ -64,7 +66,8 @@ stamp=$(date -u +%Y%m%d-%H%M%S)
 if [[ $mode == rehearse ]]; then
   out=${OUT:-$root/bench/results/rehearsal-$stamp}
   export BUTTERFLY_BENCH_DOCS=${BUTTERFLY_BENCH_DOCS:-64}
-  backend_args=(-DBACKEND=hip -DBUTTERFLY_HIP_RUNTIME=cpu)
+  [[ -n ${HIP_CPU_INCLUDE_DIR:-} ]] || fail "--rehearse needs HIP_CPU_INCLUDE_DIR=<include folder of a HIP CPU runtime you already have>"
+  backend_args=(-DBACKEND=hip -DBUTTERFLY_HIP_RUNTIME=cpu "-DHIP_CPU_INCLUDE_DIR=$HIP_CPU_INCLUDE_DIR")
 else
   out=${OUT:-$root/bench/results/gpu-$stamp}
   backend_args=(-DBACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90)  # sm_90 SASS (+ compute_90 PTX)

@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "butterfly/kokkos/compat.hpp"
+
 #include "session.hpp"
 
 namespace butterfly::detail {
@@ -19,7 +21,7 @@ void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& bod
   chunked_loop* l = &loop;
   Kokkos::parallel_for("butterfly::host_parallel_for", policy(0, loop.chunks()),
                        [l](std::int64_t c) { l->run(c); });
-  host_space().fence("butterfly::host_parallel_for");
+  kokkos::compat::fence(host_space(), "butterfly::host_parallel_for");
   loop.rethrow();
 }
 

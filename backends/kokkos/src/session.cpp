@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "butterfly/kokkos/compat.hpp"
+
 namespace butterfly::kokkos::detail {
 namespace {
 
@@ -16,7 +18,7 @@ void finalize_at_exit() {
 }  // namespace
 
 std::string session_unavailable_reason() {
-  if (Kokkos::is_finalized())
+  if (compat::finalized_for_good())
     return "Kokkos has been finalized and cannot be initialized again in this process";
   return {};
 }
@@ -27,7 +29,7 @@ void require_session(const char* caller) {
   const std::string why = session_unavailable_reason();
   if (!why.empty()) throw std::runtime_error(std::string("butterfly::") + caller + ": " + why);
   if (Kokkos::is_initialized()) return;
-  Kokkos::initialize(Kokkos::InitializationSettings().set_disable_warnings(true));
+  compat::initialize_quietly();
   // Registered after Kokkos's own statics exist, so it runs before they are destroyed.
   std::atexit(finalize_at_exit);
 }

@@ -99,8 +99,13 @@ BUTTERFLY_FN void mulhilo(std::uint32_t m, const chunk_t<std::uint32_t, L>& x,
   if constexpr (false) {
 #if defined(__AVX512F__)
   } else if constexpr (L == 16) {
-    even = (Q)_mm512_mul_epu32((__m512i)x, _mm512_set1_epi32(mv));
-    odd = (Q)_mm512_mul_epu32(_mm512_srli_epi64((__m512i)x, 32), _mm512_set1_epi32(mv));
+    // The zero-masked forms with every lane selected: the same vpmuludq and vpsrlq, but
+    // GCC 12's unmasked _mm512_mul_epu32 and _mm512_srli_epi64 pass their builtins an
+    // _mm512_undefined_epi32() that -Wmaybe-uninitialized reports at every caller.
+    const __mmask8 all = 0xff;
+    const __m512i mm = _mm512_set1_epi32(mv);
+    even = (Q)_mm512_maskz_mul_epu32(all, (__m512i)x, mm);
+    odd = (Q)_mm512_maskz_mul_epu32(all, _mm512_maskz_srli_epi64(all, (__m512i)x, 32), mm);
 #endif
 #if defined(__AVX2__)
   } else if constexpr (L == 8) {

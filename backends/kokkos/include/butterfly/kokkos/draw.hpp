@@ -39,7 +39,7 @@ namespace detail {
 
 template <class ExecSpace, class View, class Value, int Rank>
 constexpr void require_view() {
-  static_assert(Kokkos::is_view_v<View>, "butterfly::kokkos: arguments must be Kokkos::Views");
+  static_assert(Kokkos::is_view<View>::value, "butterfly::kokkos: arguments must be Kokkos::Views");
   static_assert(static_cast<int>(View::rank) == Rank, "butterfly::kokkos: wrong View rank");
   static_assert(std::is_same_v<typename View::non_const_value_type, Value>,
                 "butterfly::kokkos: wrong View value type");
@@ -153,7 +153,7 @@ void draw_topics(const ExecSpace& space, const Theta& theta, const Phi& phi,
   detail::launch(space, src, call.width, z.data(), o);
   // A device kernel may still read the uploaded plan, which another call could evict from
   // the cache once this function has let go of it.
-  if (plan) space.fence("butterfly::kokkos::draw_topics");
+  if (plan) compat::fence(space, "butterfly::kokkos::draw_topics");
 }
 
 template <class ExecSpace, class Weights, class Out>

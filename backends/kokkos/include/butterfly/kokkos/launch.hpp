@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "butterfly/butterfly.hpp"
+#include "butterfly/kokkos/compat.hpp"
 #include "butterfly/host_lanes/host_subgroup.hpp"
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
 #include "butterfly/detail/draw_warp.hpp"
@@ -66,7 +67,7 @@ void host_spread(const ExecSpace& space, std::int64_t warps, const Range& range)
   Kokkos::parallel_for("butterfly::draw(host lanes)", policy(space, 0, chunks),
                        [=](std::int64_t c) { range(c * chunk, std::min(warps, (c + 1) * chunk)); });
   // range refers to the caller's frame; host spaces run kernels to completion anyway.
-  space.fence("butterfly::draw(host lanes)");
+  compat::fence(space, "butterfly::draw(host lanes)");
 }
 
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
