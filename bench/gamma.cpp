@@ -2,7 +2,7 @@
 // K = 240 shapes like those of an LDA iteration: theta rows (alpha = 50/K = 0.208333 plus the
 // topic counts of a 136-token document, the mean on ap) and phi rows (beta = 0.01 plus the
 // counts of one word: most zero, a few large). Three implementations in one run:
-//   row      lda::gamma_row, the batched form sampler.cpp calls (vectorized first attempt)
+//   row      lda::gamma_row, the batched form lda/steps.hpp calls (vectorized first attempt)
 //   scalar   lda::gamma_variate entry by entry (same bits as row)
 //   baseline the implementation before issue 12, kept here only as the baseline: the same
 //            samplers on glibc's log/exp/cos (its bits differ between machines, see gamma.hpp)

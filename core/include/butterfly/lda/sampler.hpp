@@ -96,7 +96,7 @@ struct state {
 };
 
 struct iteration_seconds {
-  double z_draw = 0;   // butterfly::draw_topics
+  double z_draw = 0;   // the z draw (engine::iterate: the backend's draw, checked once)
   double combine = 0;  // count_combiner (communication in a distributed run)
   double rest = 0;     // counts and Dirichlet draws
 };

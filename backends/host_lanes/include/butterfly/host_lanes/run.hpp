@@ -1,9 +1,10 @@
 // Host launch of the core kernels on explicit lanes, shared by every backend whose lanes are
 // host_lanes (the serial reference, serial, openmp, and Kokkos host spaces): pick the
 // compile-time width and algorithm, then run draw_warp over ranges of warps. A backend only
-// says how the ranges are spread over threads (its `spread`). Subgroup is simd_subgroup
-// (lanes in SIMD registers, what the backends run) or subgroup (plain arrays, the
-// reference); both give the same z bit for bit.
+// says how the ranges are spread over threads (its `spread`). Subgroup is host_subgroup
+// (host_subgroup.hpp: SIMD registers where the lanes fit two, arrays above; what serial,
+// openmp and the Kokkos host spaces run), simd_subgroup (SIMD registers at every width) or
+// subgroup (plain arrays, the reference); all give the same z bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -137,7 +138,9 @@ class basic_lanes_backend final : public detail::backend {
   reason_fn reason_;
 };
 
-// What serial, openmp and Kokkos host spaces run, and the reference they are checked against.
+// The reference (butterfly::reference) and the SIMD lanes at every width, which
+// tests/conformance/simd_lanes.cpp checks against it; the backends themselves run
+// host_lanes_backend (host_subgroup.hpp).
 using lanes_backend = basic_lanes_backend<simd_subgroup>;
 using array_lanes_backend = basic_lanes_backend<subgroup>;
 
