@@ -19,7 +19,8 @@ using topics_fn =
                        span<const std::int32_t>, span<std::int32_t>, const draw_options&)>;
 using rows_fn = std::function<void(span<const float>, int, span<std::int32_t>, const draw_options&)>;
 
-// The configured backend at its native width (0), then the serial reference at every width.
+// The configured backend at its native width (0) and at every width it supports, then the
+// serial reference at every width.
 struct runner {
   const char* name;
   int width;
@@ -29,6 +30,9 @@ struct runner {
 std::vector<runner> runners() {
   std::vector<runner> r{{"backend", 0, [](auto&&... a) { draw_topics(a...); },
                          [](auto&&... a) { draw_rows(a...); }}};
+  for (int w : backend_widths())
+    r.push_back({"backend", w, [](auto&&... a) { draw_topics(a...); },
+                 [](auto&&... a) { draw_rows(a...); }});
   for (int w : all_widths)
     r.push_back({"reference", w, [](auto&&... a) { reference::draw_topics(a...); },
                  [](auto&&... a) { reference::draw_rows(a...); }});
