@@ -4,18 +4,43 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "catch_session.hpp"
 
-int butterfly::test::run_catch_session(int argc, char** argv, const std::string& skip_reason) {
+namespace {
+
+int run(int argc, char** argv, const std::string& skip_reason, const std::string& fail_reason) {
   Catch::Session session;
   if (const int rc = session.applyCommandLine(argc, argv)) return rc;
   const auto& cfg = session.configData();
   const bool listing = cfg.listTests || cfg.listTestNamesOnly || cfg.listTags || cfg.listReporters;
+  if (!listing && !fail_reason.empty()) {
+    std::cout << "FAILED: " << fail_reason << '\n';
+    return 1;
+  }
   if (!listing && !skip_reason.empty()) {
     std::cout << "SKIPPED: " << skip_reason << '\n';
     return 4;
   }
   return session.run();
+}
+
+}  // namespace
+
+int butterfly::test::run_catch_session(int argc, char** argv, const std::string& skip_reason) {
+  return run(argc, argv, skip_reason, {});
+}
+
+int butterfly::test::run_catch_session_with_data(int argc, char** argv, const std::string& data_dir,
+                                                 const std::string& backend_reason) {
+  if (!backend_reason.empty() || std::filesystem::is_directory(data_dir))
+    return run(argc, argv, backend_reason, {});
+  const std::string missing = "directory " + data_dir + " not found (../shared/data sits beside the repository)";
+  const char* require = std::getenv("BUTTERFLY_REQUIRE_SHARED_DATA");
+  if (require != nullptr && *require != '\0' && std::string(require) != "0")
+    return run(argc, argv, {}, missing + ", and BUTTERFLY_REQUIRE_SHARED_DATA is set: this machine must have it");
+  return run(argc, argv, missing + " (set BUTTERFLY_REQUIRE_SHARED_DATA=1 to make this a failure)", {});
 }

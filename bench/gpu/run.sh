@@ -14,7 +14,8 @@
 #                                 include folder> (the repository never fetches or builds it)
 #
 # Steps (each fails fast, naming itself): unpack kit; configure and build (cap 1, 2, 4 trees in
-# parallel); conformance suite + static checks (no test may be skipped); compute-sanitizer
+# parallel); the whole backend test suite (BUTTERFLY_TESTS=backend: conformance, edge cases,
+# chi-square, oracles, LDA, CLI) + static checks (no test may be skipped); compute-sanitizer
 # memcheck and racecheck on the device conformance tests; Figure 3 on wiki-lead (every
 # algorithm x the K grid, packing on and off); the whole device-resident LDA iteration
 # (draw, counts, Dirichlet steps; the paper's whole-application question) x the K grid; the
@@ -44,8 +45,10 @@ trap 'echo "run.sh: FAILED at step '"'"'$step'"'"' (command: $BASH_COMMAND, afte
 
 # ---- preparation (here) -------------------------------------------------------------------
 # Headers and libraries the GPU build links that the GPU machine lacks: Random123 (core),
-# zlib (corpus reader), Catch2 + Boost.Math headers (tests), Google Benchmark (bench/).
-debs=(librandom123-dev catch2 libboost1.74-dev zlib1g-dev libbenchmark-dev libbenchmark1debian)
+# zlib (corpus reader), Catch2 + Boost.Math headers (tests), Google Benchmark (bench/), CLI11
+# and nlohmann-json (headers: butterfly-lda, which the CLI tests of the backend suite run).
+debs=(librandom123-dev catch2 libboost1.74-dev zlib1g-dev libbenchmark-dev libbenchmark1debian
+      libcli11-dev nlohmann-json3-dev)
 if [[ $mode == prepare ]]; then
   step "prepare: apt-get download ${debs[*]} and copy wiki-lead into $kit"
   data=$root/../shared/data
@@ -110,22 +113,25 @@ if [[ -z ${HBM_GBPS:-} ]]; then
 fi
 
 # One build tree per register cap (__launch_bounds__ minimum blocks per multiprocessor); cap
-# 1 is the default build and also runs the tests. Built side by side: nvcc compiles
+# 1 is the default build and also builds (all targets) and runs the backend test suite. Built side by side: nvcc compiles
 # kernels.cpp as one translation unit, so three trees use the cores better than one.
 # CAPS overrides the list; the rehearsal builds two trees, enough to exercise the sweep.
 if [[ $mode == rehearse ]]; then read -ra caps <<< "${CAPS:-1 2}"; else read -ra caps <<< "${CAPS:-1 2 4}"; fi
 targets=(butterfly-bench-draw butterfly-bench-lda)
 configure_and_build() {
   local cap=$1 dir=$root/build-gpu-$mode-cap$1
-  local extra=(); [[ $cap == 1 ]] && extra=(conformance conformance_packing conformance_device conformance_lda)
+  # Cap 1 builds everything (the backend tests and butterfly-lda for the CLI tests); the
+  # other caps only the benchmarks.
+  local build_targets=(--target "${targets[@]}") apps=OFF
+  [[ $cap == 1 ]] && build_targets=() apps=ON
   cmake -S "$root" -B "$dir" -G Ninja "${backend_args[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DBUTTERFLY_BUILD_BENCH=ON -DBUTTERFLY_BUILD_APPS=OFF \
+    -DBUTTERFLY_BUILD_BENCH=ON -DBUTTERFLY_BUILD_APPS=$apps -DBUTTERFLY_TESTS=backend \
     -DCMAKE_PREFIX_PATH="$prefix" -DRANDOM123_INCLUDE_DIR="$prefix/include" \
     -DZLIB_INCLUDE_DIR="$prefix/include" -DZLIB_LIBRARY="$libdir/libz.a" \
     -DBUTTERFLY_DATA_DIR="$kit/data" \
     "-DCMAKE_CUDA_FLAGS=-DBUTTERFLY_GPU_MIN_BLOCKS=$cap" "-DCMAKE_CXX_FLAGS=-DBUTTERFLY_GPU_MIN_BLOCKS=$cap" \
     > "$out/configure-cap$cap.log" 2>&1 &&
-  cmake --build "$dir" -j "$jobs" --target "${targets[@]}" "${extra[@]}" > "$out/build-cap$cap.log" 2>&1
+  cmake --build "$dir" -j "$jobs" "${build_targets[@]}" > "$out/build-cap$cap.log" 2>&1
 }
 step "configure and build (register caps ${caps[*]}, in parallel; logs build-cap*.log)"
 command -v ninja > /dev/null || fail "ninja not found"
@@ -136,8 +142,8 @@ for i in "${!caps[@]}"; do
 done
 build=$root/build-gpu-$mode-cap1
 
-step "conformance suite and static checks (a skipped test fails the run)"
-(cd "$build" && ctest -R '^conformance|^static_check' --output-on-failure --no-tests=error \
+step "the whole backend test suite and static checks (a skipped test fails the run)"
+(cd "$build" && ctest --output-on-failure --no-tests=error \
    --output-junit "$out/ctest.xml") > "$out/ctest.txt" 2>&1 || { tail -n 30 "$out/ctest.txt"; fail "tests failed; see $out/ctest.txt"; }
 tail -n 3 "$out/ctest.txt"
 if grep -qE 'Not Run|\*\*\*Skipped' "$out/ctest.txt"; then fail "tests were skipped although a device is there; see $out/ctest.txt"; fi

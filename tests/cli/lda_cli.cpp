@@ -162,8 +162,23 @@ TEST_CASE("cli: the same seed gives byte-identical output files, another seed do
   REQUIRE(run(ws.dir, small_run(ws, "a")).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "b")).exit_code == 0);
   check_same_outputs(ws.path("a"), ws.path("b"));
-  REQUIRE(run(ws.dir, small_run(ws, "c", {"--algorithm", "basic"})).exit_code == 0);
+  // A third run of the same command: still the same bytes (nothing left over from a or b).
   REQUIRE(run(ws.dir, small_run(ws, "d")).exit_code == 0);
+  check_same_outputs(ws.path("a"), ws.path("d"));
+  // Another algorithm draws another chain (its sums round differently) but the same model
+  // statistically: model.json names it, and its final training log-likelihood is within 2%.
+  REQUIRE(run(ws.dir, small_run(ws, "c", {"--algorithm", "basic"})).exit_code == 0);
+  CHECK(nlohmann::json::parse(slurp(ws.path("c/model.json"))).at("algorithm") == "basic");
+  CHECK(nlohmann::json::parse(slurp(ws.path("a/model.json"))).at("algorithm") == "butterfly");
+  const auto final_ll = [&](const std::string& dir) {
+    double ll = 0;
+    std::istringstream lines(slurp(ws.path(dir + "/metrics.jsonl")));
+    for (std::string line; std::getline(lines, line);)
+      if (!line.empty()) ll = nlohmann::json::parse(line).at("log_likelihood").get<double>();
+    return ll;
+  };
+  CHECK(final_ll("c") < 0);
+  CHECK(final_ll("c") == Approx(final_ll("a")).epsilon(0.02));
   auto other = small_run(ws, "e");
   other[other.size() - 4] = "6";  // --seed 6
   REQUIRE(run(ws.dir, other).exit_code == 0);
@@ -219,11 +234,20 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
 
 
 // The options a resumed run takes from its checkpoint include --estimator and --width (the
-// defaults are mean and the native width; the other estimator is the one to carry over).
-TEST_CASE("cli: --estimator sample --width 4 survive kill and resume and are written to model.json", "[cli]") {
+// defaults are mean and the native width; the other estimator is the one to carry over, and
+// a width the backend supports other than its native one: 4 on the host backends; a backend
+// with one width, CUDA's 32, can only pass its native width).
+TEST_CASE("cli: --estimator sample and --width survive kill and resume and are written to model.json", "[cli]") {
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "sample", "--width", "4"};
+  int width = butterfly::native_width();
+  for (int w : butterfly::supported_widths())
+    if (w != butterfly::native_width()) {
+      width = w;
+      break;
+    }
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "sample", "--width",
+                                        std::to_string(width)};
   REQUIRE(run(ws.dir, small_run(ws, "default")).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "sample", how)).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
@@ -233,11 +257,61 @@ TEST_CASE("cli: --estimator sample --width 4 survive kill and resume and are wri
   CHECK(slurp(ws.path("sample/phi.npy")) != slurp(ws.path("default/phi.npy")));
   const auto model = nlohmann::json::parse(slurp(ws.path("sample/model.json")));
   CHECK(model.at("estimator") == "sample");
-  CHECK(model.at("width") == 4);
+  CHECK(model.at("width") == width);
   const auto defaults = nlohmann::json::parse(slurp(ws.path("default/model.json")));
   CHECK(defaults.at("estimator") == "mean");
   CHECK(defaults.at("width") == butterfly::native_width());
 }
+// The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords
+// and --min-df, and an LDA-C corpus with a vocabulary. The vocabulary the model keeps is worked
+// out here by hand from the documented tokenization (runs of ASCII letters, lowercased; stop
+// words dropped, then words in fewer than min-df documents; order of first occurrence).
+TEST_CASE("cli: training on a plain-text corpus with --stopwords and --min-df, and on an LDA-C corpus", "[cli]") {
+  workspace ws;
+  {
+    std::ofstream text(ws.path("news.txt"));
+    text << "The cat sat on the mat.\n"
+            "A dog and a cat.\n"
+            "Stocks fell; the market rallied later.\n"
+            "Dog days: the MARKET and the dog.\n"
+            "Cat, dog, market!\n";
+    std::ofstream stop(ws.path("stop.txt"));
+    stop << "# stop words\nthe\na\nand\non\n";
+  }
+  const auto t = run(ws.dir, {"train", "--corpus", "news.txt", "--stopwords", "stop.txt", "--min-df", "2",
+                              "--topics", "2", "--iterations", "5", "--quiet", "--out", "text-model"});
+  INFO(t.err);
+  REQUIRE(t.exit_code == 0);
+  // Document frequencies without stop words: cat 3, dog 3, market 3, every other word 1.
+  CHECK(slurp(ws.path("text-model/vocab.txt")) == "cat\ndog\nmarket\n");
+  CHECK(butterfly::io::read_npy(ws.path("text-model/phi.npy")).rows == 3);
+  CHECK(butterfly::io::read_npy(ws.path("text-model/theta.npy")).rows == 5);
+  // Tokens kept: cat | dog cat | market | dog market dog | cat dog market.
+  CHECK(nlohmann::json::parse(slurp(ws.path("text-model/model.json"))).at("corpus_tokens") == 10);
+
+  {
+    std::ofstream ldac(ws.path("small.ldac"));
+    ldac << "2 0:3 4:1\n"
+            "0\n"  // an empty document
+            "3 1:2 2:1 3:5\n"
+            "1 4:2\n";
+    std::ofstream vocab(ws.path("small.vocab"));
+    vocab << "alpha\nbeta\ngamma\ndelta\nepsilon\n";
+  }
+  const auto l = run(ws.dir, {"train", "--corpus", "small.ldac", "--vocab", "small.vocab", "--topics", "3",
+                              "--iterations", "5", "--quiet", "--out", "ldac-model"});
+  INFO(l.err);
+  REQUIRE(l.exit_code == 0);
+  CHECK(slurp(ws.path("ldac-model/vocab.txt")) == "alpha\nbeta\ngamma\ndelta\nepsilon\n");
+  const auto phi = butterfly::io::read_npy(ws.path("ldac-model/phi.npy"));
+  CHECK(phi.rows == 5);
+  CHECK(phi.cols == 3);
+  CHECK(butterfly::io::read_npy(ws.path("ldac-model/theta.npy")).rows == 4);
+  const auto model = nlohmann::json::parse(slurp(ws.path("ldac-model/model.json")));
+  CHECK(model.at("corpus_documents") == 4);
+  CHECK(model.at("corpus_tokens") == 4 + 0 + 8 + 2);
+}
+
 TEST_CASE("cli: butterfly-lda itself has no failure hooks", "[cli]") {
   workspace ws;
   const auto r = run(ws.dir, small_run(ws, "m", {"--checkpoint-every", "3"}),

@@ -75,6 +75,94 @@ inline std::vector<case_inputs> all_cases() {
           make_rows("rows-k33", 5, 333, 33)};
 }
 
+// Awkward weights (issue 21): what the weights' contract (draw_options::validate) says about
+// finite, non-negative weights, exercised on every backend. Each theta, phi or weights row
+// has a regime: ordinary (half its entries zero), all zero, big (~1e20: products overflow
+// float), tiny (~1e-25: products underflow float to 0 but not in double), small (~1e-20:
+// products are subnormal floats), huge (~3e38: their float sum overflows), a single non-zero
+// entry, or subnormal entries themselves (rows). Documents: every fifth is empty, and (in two
+// of the cases) two are longer than a warp-plan segment (256 tokens). A token (row) draws -1 exactly when all its
+// exact products are zero; tests/conformance/conformance.cpp checks that independently.
+namespace detail_cases {
+inline void fill_awkward_row(source& s, float* row, int K, bool rows) {
+  const std::uint32_t regime = s.word() % (rows ? 8 : 7);
+  const int single = static_cast<int>(s.word() % static_cast<std::uint32_t>(K));
+  for (int k = 0; k < K; ++k) {
+    const float u = rng::u01(s.word());
+    const bool zero = (s.word() & 1) != 0;
+    float x = 0.0f;
+    switch (regime) {
+      case 0: x = zero ? 0.0f : u * u; break;                  // ordinary, half zero
+      case 1: x = 0.0f; break;                                 // all zero
+      case 2: x = zero ? 0.0f : 1e20f * (1.0f + u); break;     // big
+      case 3: x = zero ? 0.0f : 1e-25f * (1.0f + u); break;    // tiny
+      case 4: x = zero ? 0.0f : 1e-20f * (1.0f + u); break;    // small
+      case 5: x = zero ? 0.0f : 3e38f * (0.5f + 0.5f * u); break;  // huge
+      case 6: x = k == single ? 0.5f + u : 0.0f; break;        // one non-zero entry
+      default: x = zero ? 0.0f : 1e-40f * (1.0f + u); break;   // subnormal entries (rows)
+    }
+    row[k] = x;
+  }
+}
+}  // namespace detail_cases
+
+inline case_inputs make_awkward_products(std::string name, std::uint64_t seed, int M, int V, int K,
+                                         int max_len, bool long_documents) {
+  detail_cases::source s{seed};
+  case_inputs c{std::move(name), false, K, {}, {}, {0}, {}};
+  for (int m = 0; m < M; ++m) {
+    int len = static_cast<int>(s.word() % (max_len + 1));
+    if (m % 5 == 2) len = 0;                                            // guaranteed empty
+    if (long_documents && (m == 1 || m == M - 3)) len = 257 + static_cast<int>(s.word() % 300);  // > one segment
+    for (int i = 0; i < len; ++i) c.words.push_back(static_cast<std::int32_t>(s.word() % V));
+    c.offsets.push_back(static_cast<std::int64_t>(c.words.size()));
+  }
+  c.theta.resize(static_cast<std::size_t>(M) * K);
+  c.phi.resize(static_cast<std::size_t>(V) * K);
+  for (int m = 0; m < M; ++m) detail_cases::fill_awkward_row(s, &c.theta[static_cast<std::size_t>(m) * K], K, false);
+  for (int w = 0; w < V; ++w) detail_cases::fill_awkward_row(s, &c.phi[static_cast<std::size_t>(w) * K], K, false);
+  return c;
+}
+
+inline case_inputs make_awkward_rows(std::string name, std::uint64_t seed, int R, int K) {
+  detail_cases::source s{seed};
+  case_inputs c{std::move(name), true, K, {}, {}, {}, {}};
+  for (int r = 0; r <= R; ++r) c.offsets.push_back(r);
+  c.theta.resize(static_cast<std::size_t>(R) * K);
+  for (int r = 0; r < R; ++r) detail_cases::fill_awkward_row(s, &c.theta[static_cast<std::size_t>(r) * K], K, true);
+  return c;
+}
+
+inline std::vector<case_inputs> awkward_cases() {
+  return {make_awkward_products("awkward-k1024", 11, 41, 30, 1024, 12, false),
+          make_awkward_products("awkward-k37", 12, 67, 25, 37, 40, true),
+          make_awkward_products("awkward-k1", 13, 30, 9, 1, 20, true),
+          make_awkward_rows("awkward-rows-k4097", 14, 70, 4097),
+          make_awkward_rows("awkward-rows-k1", 15, 45, 1)};
+}
+
+// The weight of topic k for token (or row) t of document m, as the exact product of the two
+// floats (float x float is exact in double, subnormals included), and as the float product a
+// float kernel computes.
+inline double exact_weight(const case_inputs& c, std::size_t m, std::size_t t, int k) {
+  const std::size_t K = static_cast<std::size_t>(c.K), kk = static_cast<std::size_t>(k);
+  if (c.rows) return c.theta[t * K + kk];
+  return static_cast<double>(c.theta[m * K + kk]) *
+         static_cast<double>(c.phi[static_cast<std::size_t>(c.words[t]) * K + kk]);
+}
+inline float float_weight(const case_inputs& c, std::size_t m, std::size_t t, int k) {
+  const std::size_t K = static_cast<std::size_t>(c.K), kk = static_cast<std::size_t>(k);
+  if (c.rows) return c.theta[t * K + kk];
+  return c.theta[m * K + kk] * c.phi[static_cast<std::size_t>(c.words[t]) * K + kk];
+}
+// The document of each output (rows: the row itself).
+inline std::vector<std::size_t> document_of_outputs(const case_inputs& c) {
+  std::vector<std::size_t> doc(c.outputs());
+  for (std::size_t m = 0; m + 1 < c.offsets.size(); ++m)
+    for (auto t = c.offsets[m]; t < c.offsets[m + 1]; ++t) doc[static_cast<std::size_t>(t)] = m;
+  return doc;
+}
+
 // The options every conformance draw uses: the algorithm and width under test, fixed seed.
 inline draw_options case_options(algorithm a, int width) {
   draw_options o;

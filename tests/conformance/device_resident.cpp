@@ -20,7 +20,11 @@ using namespace butterfly::conformance;
 TEMPLATE_TEST_CASE("conformance: device-resident draws equal the reference, packing on and off",
                    "[conformance][device]", Basic, Transposed, Butterfly, WarpScan) {
   const int width = native_width();
-  for (const auto& c : all_cases())
+  // The goldens' cases and the awkward ones (zeros, all-zero rows, overflow, underflow,
+  // subnormal, empty and long documents, K = 1, 1024, 4097).
+  auto cases = all_cases();
+  for (auto& c : awkward_cases()) cases.push_back(std::move(c));
+  for (const auto& c : cases)
     for (bool pack : {true, false}) {
       draw_options o = case_options(TestType::value, width);
       o.pack_warps = pack;

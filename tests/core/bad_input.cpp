@@ -94,7 +94,7 @@ TEMPLATE_TEST_CASE("bad-input: validate rejects NaN, infinite and negative weigh
     in.o.method = TestType::value;
     in.phi[2 * 4 + 3] = value;
     in.o.validate = false;
-    in.draw();  // without validate: no check, no crash (what it draws: non_finite.cpp)
+    in.draw();  // without validate: no check, no crash (what it draws: hostile_weights.cpp)
     in.o.validate = true;
     REQUIRE_THROWS_WITH(in.draw(), Contains("phi[2,3]") && Contains(word));
     in.phi[2 * 4 + 3] = 1.0f;

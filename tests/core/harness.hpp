@@ -30,6 +30,20 @@ struct WarpScan {
 
 inline const std::vector<int> all_widths{4, 8, 16, 32, 64};
 
+// The widths the configured backend runs (serial and openmp: 4..64; CUDA: 32; HIP: the
+// device's 64 or 32). Tests of the public API take their widths from here, never from
+// all_widths, so that the same tests run on every backend and a device build skips only
+// for "no device", never for an unsupported width.
+inline std::vector<int> backend_widths() { return supported_widths(); }
+
+// `preferred` where the configured backend supports it, else its native width: a test
+// written for a list of (case, width) pairs keeps its cases on every backend.
+inline int backend_width(int preferred) {
+  for (int w : supported_widths())
+    if (w == preferred) return w;
+  return native_width();
+}
+
 // Calls f(std::integral_constant<int, W>) for every width the serial backend has.
 template <class F>
 void for_all_widths(F f) {

@@ -50,13 +50,19 @@ using topics_fn =
     std::function<void(span<const float>, span<const float>, int, span<const std::int64_t>,
                        span<const std::int32_t>, span<std::int32_t>, const draw_options&)>;
 
-// The configured backend at width 0 (native), then the serial reference at every width.
+// The configured backend at width 0 (native) and at every width it supports, then the
+// serial reference at every width.
 template <class F>
 void for_each_runner(F f) {
   {
     INFO("configured backend " << backend_name() << ", native width");
     f(rows_fn([](auto&&... a) { draw_rows(a...); }),
       topics_fn([](auto&&... a) { draw_topics(a...); }), 0);
+  }
+  for (int width : backend_widths()) {
+    INFO("configured backend " << backend_name() << ", width " << width);
+    f(rows_fn([](auto&&... a) { draw_rows(a...); }),
+      topics_fn([](auto&&... a) { draw_topics(a...); }), width);
   }
   for (int width : all_widths) {
     INFO("serial reference, width " << width);

@@ -1,9 +1,9 @@
 // End-to-end tests of `mpiexec -np R butterfly-lda train`: the model is byte-identical for
 // R = 1, 2, 3 (3 oversubscribes a 2-core machine), a checkpoint written by one R resumes
-// under another, and a failure on any rank ends the whole job with its message, quickly.
+// under another, and a failure on any rank ends the whole job with its message (a job that
+// hangs instead fails by the ctest TIMEOUT of these tests).
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -30,21 +30,21 @@ struct workspace {
   std::string path(const std::string& name) const { return dir + "/" + name; }
 };
 
-struct timed_outcome {
+// A failing rank must end the whole job: the run returns with exit code 1. A job that hangs
+// instead never returns; the ctest TIMEOUT of these tests (tests/mpi/CMakeLists.txt) fails it.
+// No test measures how long the job took (no timed tests).
+struct mpi_outcome {
   outcome o;
-  double seconds;
 };
 
 // mpiexec -np ranks --oversubscribe program args..., the program butterfly-lda unless a
 // test needs the failure hooks of butterfly-lda-faults.
-timed_outcome mpi_run(const workspace& w, int ranks, std::vector<std::string> args,
+mpi_outcome mpi_run(const workspace& w, int ranks, std::vector<std::string> args,
                       std::vector<std::string> env = {}, const std::string& program = BUTTERFLY_LDA_PROGRAM) {
   std::vector<std::string> argv = {MPIEXEC_NUMPROC_FLAG, std::to_string(ranks), "--oversubscribe", program};
   argv.insert(argv.end(), args.begin(), args.end());
   env.insert(env.end(), mpi_env.begin(), mpi_env.end());
-  const auto t0 = std::chrono::steady_clock::now();
-  outcome o = butterfly::testing::run(w.dir, argv, env);
-  return {o, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+  return {butterfly::testing::run(w.dir, argv, env)};
 }
 
 // The bundled ap corpus (2,246 documents), held out and evaluated so that every gathered
@@ -110,7 +110,6 @@ TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[m
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("docword.bad.txt:5: wordID 7 is out of range"));
   CHECK_THAT(r.o.err, Catch::Contains("(rank "));
-  CHECK(r.seconds < 30);
   CHECK(!fs::exists(w.path("model/phi.npy")));
 }
 
@@ -123,7 +122,6 @@ TEST_CASE("mpi: a failure on rank 0 alone ends the ranks waiting for it", "[mpi]
                                 "not-a-directory/model"});
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 0 of 3): error: cannot create output directory"));
-  CHECK(r.seconds < 30);
 }
 
 TEST_CASE("mpi: a rank that runs out of memory ends the job with the message", "[mpi][cli]") {
@@ -132,7 +130,6 @@ TEST_CASE("mpi: a rank that runs out of memory ends the job with the message", "
                          {"BUTTERFLY_TEST_FAIL_RANK=1"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 1 of 3): error: out of memory"));
-  CHECK(r.seconds < 30);
   CHECK(!fs::exists(w.path("model/phi.npy")));
 }
 

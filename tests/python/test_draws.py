@@ -2,8 +2,6 @@
 draw_tool, a C++ program), arrays read in place, and clear errors for what is not."""
 import os
 import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -131,26 +129,12 @@ def test_cpp_invalid_argument_is_a_value_error_with_the_same_message(tmp_path):
         butterfly.draw_topics(theta, phi, np.array([0, 1], np.int64), np.array([3], np.int32))
 
 
-def test_the_draw_releases_the_gil():
-    # While one thread draws, another one runs Python: with the GIL held for the whole
-    # draw the main thread could not count while the drawing thread is inside C++.
-    w = np.ones((1 << 20, 16), dtype=np.float32)
-    inside = threading.Event()
-    counted = []
-
-    def count():
-        inside.wait()
-        counted.append(sum(1 for _ in range(100000)))
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    sys.setswitchinterval(1e-4)
-    inside.set()
-    butterfly.draw_rows(w)
-    done_during_draw = bool(counted)
-    counter.join()
-    sys.setswitchinterval(5e-3)
-    assert done_during_draw, "the counting thread did not run during the draw"
+# No test of "the GIL is released during the draw" (python/src/draws.cpp holds a
+# py::gil_scoped_release around each draw): whether another Python thread gets to run while one
+# thread is inside C++ depends on the OS scheduler, and the draw calls nothing back that a test
+# could synchronize on. The test that was here counted in a second thread during a large draw:
+# on a loaded machine it could fail with a correct module, and with a switch interval of 1e-4 s
+# the second thread could also run before the draw began and pass with the GIL held (issue 21).
 
 
 def test_version_and_backend_are_visible():

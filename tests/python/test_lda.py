@@ -94,6 +94,16 @@ def test_a_sparse_matrix_gives_the_model_of_the_file(ap, fitted):
     assert np.array_equal(again.components_, butterfly.LDA(max_iter=2, progress=False).fit(ap).components_)
 
 
+def test_a_dense_matrix_gives_the_model_of_the_sparse_one(ap):
+    # README: fit(X) takes scipy.sparse "or dense" documents x words counts
+    X = ap[:200]
+    sparse = butterfly.LDA(n_components=6, max_iter=3, progress=False).fit(X)
+    for dense in (X.toarray(), X.toarray().astype(np.float32)):
+        model = butterfly.LDA(n_components=6, max_iter=3, progress=False).fit(dense)
+        assert np.array_equal(model.components_, sparse.components_)
+        assert np.array_equal(model.doc_topic_, sparse.doc_topic_)
+
+
 def test_the_model_is_a_pure_function_of_random_state(ap):
     X = ap[:300]
     a, b = (butterfly.LDA(n_components=8, max_iter=5, random_state=7, progress=False).fit(X) for _ in range(2))
