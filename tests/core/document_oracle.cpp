@@ -48,13 +48,6 @@ int select(const std::vector<double>& weights, float u) {
   return static_cast<int>(weights.size()) - 1;  // not reached: stop < sum
 }
 
-struct corpus {
-  int K = 0;
-  std::vector<float> theta, phi;
-  std::vector<std::int64_t> offsets{0};
-  std::vector<std::int32_t> words;
-};
-
 // Ragged documents: empty ones, short ones, and ones longer than a warp-plan segment (256
 // tokens); integer weights in {0, 1, 2, 3}, about a third zero, one all-zero theta row and one
 // all-zero phi row (their tokens draw -1).

@@ -95,6 +95,14 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
 
 // The oracle: prefix sums in double, the same float stop = sum * u (kept below sum) that
 // the kernels compute, and the smallest index whose prefix sum exceeds it.
+// A corpus in the product form's arrays: theta M x K, phi V x K, CSR documents of word ids.
+struct corpus {
+  int K = 0;
+  std::vector<float> theta, phi;
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> words;
+};
+
 inline int oracle(const float* w, int K, float u) {
   std::vector<double> prefix(K);
   double s = 0;

@@ -15,13 +15,6 @@ namespace {
 
 // Ragged documents: mostly short, a few longer than a plan segment (256 tokens), some empty,
 // M not a multiple of any width.
-struct corpus {
-  int K = 0;
-  std::vector<float> theta, phi;
-  std::vector<std::int64_t> offsets{0};
-  std::vector<std::int32_t> words;
-};
-
 corpus ragged(int K, int M, int V, std::uint32_t seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> weight(0.0f, 1.0f);
