@@ -140,9 +140,9 @@ void add(algorithm a, int K, int W, bool pack, const char* group) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (!bench::announce("butterfly-bench-draw", wiki, "native width " + std::to_string(native_width())))
+  if (!bench::announce("butterfly-bench-draw", wiki, "native width " + std::to_string(default_width())))
     return 1;
-  const int native = native_width();
+  const int native = default_width();
   const std::vector<int> grid_K{16, 48, 80, 112, 144, 176, 208, 240, 512, 1024};
   for (int K : grid_K) {
     for (algorithm a : all_algorithms) add(a, K, native, true, "grid");

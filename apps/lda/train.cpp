@@ -161,7 +161,7 @@ class training_run {
 
  private:
   // The lanes per subgroup of the z draw (--width, or the backend's native width).
-  int width() const { return args_.width != 0 ? args_.width : native_width(); }
+  int width() const { return args_.width != 0 ? args_.width : default_width(); }
 
   // With several processes, the word-topic counts are summed over all of them; one process
   // has nothing to add (and on a GPU build nothing to copy to the host for it).

@@ -1,9 +1,17 @@
 #include "butterfly/detail/host_parallel.hpp"
 
+#include "butterfly/detail/executor.hpp"
+
 #include <stdexcept>
 #include <string>
 
 namespace butterfly::detail {
+
+void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& body) {
+  configured_executor().for_each(n, chunk, body);
+}
+
+int host_threads() { return configured_executor().threads(); }
 
 chunked_loop::chunked_loop(std::int64_t n, std::int64_t chunk, const chunk_body& body)
     : n_(n), chunk_(chunk), chunks_(0), body_(body), failed_(0) {

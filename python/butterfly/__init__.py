@@ -16,10 +16,10 @@ from ._butterfly import (
     backend_unavailable_reason,
     draw_rows,
     draw_topics,
-    native_width,
+    default_width,
     supported_widths,
 )
 from .lda import LDA
 
 __all__ = ["LDA", "algorithms", "backend", "backend_unavailable_reason", "draw_rows", "draw_topics",
-           "native_width", "supported_widths", "__version__"]
+           "default_width", "supported_widths", "__version__"]

@@ -8,13 +8,9 @@
 
 #include "device_arrays.hpp"
 
-#if defined(BUTTERFLY_PYTHON_HIP)
-#include "butterfly/hip/device.hpp"
-namespace gpu = butterfly::hip;
-#else
-#include "butterfly/cuda/device.hpp"
-namespace gpu = butterfly::cuda;
-#endif
+// The backend names its device API (backends/CMakeLists.txt: BUTTERFLY_BACKEND_DEVICE_API).
+#include BUTTERFLY_DEVICE_HEADER
+namespace gpu = butterfly::BUTTERFLY_DEVICE_NAMESPACE;
 
 namespace butterfly::python {
 namespace py = pybind11;

@@ -90,7 +90,7 @@ void add_draws(py::module_& m) {
     return reinterpret_cast<std::uintptr_t>(input_matrix(a, "weights").data.data());
   });
   m.attr("backend") = std::string(backend_name());
-  m.attr("native_width") = native_width();
+  m.attr("default_width") = default_width();
   m.attr("supported_widths") = supported_widths();
   m.def("backend_unavailable_reason", &backend_unavailable_reason);
   std::vector<std::string> names;

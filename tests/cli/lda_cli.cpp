@@ -240,9 +240,9 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
 TEST_CASE("cli: --estimator sample and --width survive kill and resume and are written to model.json", "[cli]") {
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  int width = butterfly::native_width();
+  int width = butterfly::default_width();
   for (int w : butterfly::supported_widths())
-    if (w != butterfly::native_width()) {
+    if (w != butterfly::default_width()) {
       width = w;
       break;
     }
@@ -260,7 +260,7 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
   CHECK(model.at("width") == width);
   const auto defaults = nlohmann::json::parse(slurp(ws.path("default/model.json")));
   CHECK(defaults.at("estimator") == "mean");
-  CHECK(defaults.at("width") == butterfly::native_width());
+  CHECK(defaults.at("width") == butterfly::default_width());
 }
 // The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords
 // and --min-df, and an LDA-C corpus with a vocabulary. The vocabulary the model keeps is worked

@@ -16,7 +16,7 @@ using namespace butterfly::conformance;
 
 TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit",
                    "[conformance]", Basic, Transposed, Butterfly, WarpScan) {
-  const int width = native_width();
+  const int width = default_width();
   for (const auto& c : conformance::all_cases()) {
     const auto want = conformance::run_reference(c, TestType::value, width);
     const auto got = conformance::run_backend(c, TestType::value, width);
@@ -28,7 +28,7 @@ TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit
 
 TEMPLATE_TEST_CASE("conformance: backend reproduces the goldens", "[conformance][golden]", Basic,
                    Transposed, Butterfly, WarpScan) {
-  const int width = native_width();
+  const int width = default_width();
   bool compared = false;
   for (const auto& c : conformance::all_cases()) {
     const auto golden = conformance::read_golden(conformance::golden_path(BUTTERFLY_GOLDEN_DIR, c));

@@ -3,13 +3,9 @@
 // forms), results equal to the serial reference, and the checks run on host copies.
 #include <catch2/catch.hpp>
 
-#if defined(BUTTERFLY_TEST_HIP)
-#include "butterfly/hip/device.hpp"
-namespace device = butterfly::hip;
-#else
-#include "butterfly/cuda/device.hpp"
-namespace device = butterfly::cuda;
-#endif
+// The backend names its device API (backends/CMakeLists.txt: BUTTERFLY_BACKEND_DEVICE_API).
+#include BUTTERFLY_DEVICE_HEADER
+namespace device = butterfly::BUTTERFLY_DEVICE_NAMESPACE;
 
 #include "cases.hpp"
 #include "check.hpp"
@@ -19,7 +15,7 @@ using namespace butterfly::conformance;
 
 TEMPLATE_TEST_CASE("conformance: device-resident draws equal the reference, packing on and off",
                    "[conformance][device]", Basic, Transposed, Butterfly, WarpScan) {
-  const int width = native_width();
+  const int width = default_width();
   // The goldens' cases and the awkward ones (zeros, all-zero rows, overflow, underflow,
   // subnormal, empty and long documents, K = 1, 1024, 4097).
   auto cases = all_cases();
@@ -70,7 +66,7 @@ TEST_CASE("conformance: device-resident draws check their arguments on host copi
 TEMPLATE_TEST_CASE("conformance: device-resident slices drawn with first_token equal one whole draw",
                    "[conformance][device]", Basic, Butterfly) {
   const auto c = make_products("slices", 11, 37, 50, 19, 40);
-  const draw_options whole_options = case_options(TestType::value, native_width());
+  const draw_options whole_options = case_options(TestType::value, default_width());
   const device::device_buffer<float> theta(c.theta), phi(c.phi);
   const device::device_buffer<std::int64_t> offsets(c.offsets);
   const device::device_buffer<std::int32_t> words(c.words);

@@ -20,8 +20,8 @@
 namespace {
 
 namespace lda = butterfly::lda;
-using butterfly::detail::configured_backend;
-using butterfly::detail::reference_backend;
+using butterfly::detail::configured_executor;
+using butterfly::detail::reference_executor;
 
 const std::string data_dir = BUTTERFLY_SHARED_DATA;
 
@@ -38,7 +38,7 @@ lda::sampler ap_sampler(lda::estimator e) {
   h.alpha = 0.2;
   h.beta = 0.01;
   // The configured backend's width, which the reference runs too.
-  return lda::sampler(ap_docs(), h, 2026, {butterfly::algorithm::butterfly, configured_backend().native_width(), e});
+  return lda::sampler(ap_docs(), h, 2026, {butterfly::algorithm::butterfly, configured_executor().default_width(), e});
 }
 
 void require_same(const lda::state& got, const lda::state& want) {
@@ -75,10 +75,10 @@ void require_counts_of(lda::engine& e, const lda::sampler& s) {
 
 TEST_CASE("conformance: lda engine: the configured backend's model equals the reference's on ap", "[lda][engine]") {
   for (const auto e : {lda::estimator::mean, lda::estimator::sample}) {
-    INFO("estimator " << lda::estimator_name(e) << ", width " << configured_backend().native_width() << ", "
+    INFO("estimator " << lda::estimator_name(e) << ", width " << configured_executor().default_width() << ", "
                       << butterfly::backend_name());
     const lda::sampler s = ap_sampler(e);
-    lda::engine device(s), reference(s, reference_backend());
+    lda::engine device(s), reference(s, reference_executor());
     require_same(device.current(), reference.current());
     for (int i = 0; i < 3; ++i) {
       const std::uint64_t copied = device.copied_bytes();

@@ -34,7 +34,7 @@ std::vector<std::int32_t> run_packed(const case_inputs& c, algorithm a, int widt
 
 TEMPLATE_TEST_CASE("conformance: packing on equals packing off on the configured backend",
                    "[conformance][packing]", Basic, Transposed, Butterfly, WarpScan) {
-  const int width = native_width();
+  const int width = default_width();
   for (const auto& c : packing_cases()) {
     // Otherwise the test could not fail: the plan must move some document off its slot.
     const auto plan = detail::make_warp_plan(c.offsets, width,

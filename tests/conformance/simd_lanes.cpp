@@ -11,8 +11,8 @@
 // reference through the public API.
 #include <catch2/catch.hpp>
 
-#include "butterfly/detail/prepare.hpp"
-#include "butterfly/host_lanes/run.hpp"
+#include "butterfly/detail/draw.hpp"
+#include "butterfly/host_lanes/executor.hpp"
 #include "cases.hpp"
 #include "check.hpp"
 #include "golden.hpp"
@@ -22,12 +22,10 @@ using namespace butterfly::conformance;
 
 namespace {
 
-void one_thread(std::int64_t warps, const detail::chunk_body& range) { range(0, warps); }
-
-const host_lanes::lanes_backend simd_lanes("simd lanes", one_thread);
-// The reference backend is the array lanes on one thread, already compiled in the library:
+const host_lanes::serial_executor<host_lanes::simd_subgroup> simd_lanes("simd lanes");
+// The reference executor is the array lanes on one thread, already compiled in the library:
 // instantiating them here again doubled this file's compile time.
-const detail::backend& array_lanes = detail::reference_backend();
+const detail::executor& array_lanes = detail::reference_executor();
 
 // The conformance cases plus documents longer than a warp-plan segment (256 tokens), so
 // that packing both cuts and reorders.
@@ -37,20 +35,17 @@ std::vector<case_inputs> cases() {
   return all;
 }
 
-std::vector<std::int32_t> run_on(const detail::backend& b, const case_inputs& c, algorithm a,
+std::vector<std::int32_t> run_on(const detail::executor& e, const case_inputs& c, algorithm a,
                                  int width, bool pack) {
   draw_options o = case_options(a, width);
   o.pack_warps = pack;
   std::vector<std::int32_t> z(c.outputs(), -2);
   if (c.rows) {
-    const auto call = detail::prepare_rows("simd conformance", c.theta, c.K, z, o,
-                                           b.native_width(), b.supported_widths());
-    b.draw(call.src, detail::launch{call.width, o, z.data(), nullptr});
+    const detail::rows_args args{c.theta, c.K, z};
+    detail::draw(e, "simd conformance", args, args, o, detail::memory::host);
   } else {
-    const auto call =
-        detail::prepare_topics("simd conformance", c.theta, c.phi, c.K, c.offsets, c.words, z,
-                               o, b.native_width(), b.supported_widths());
-    b.draw(call.src, detail::launch{call.width, o, z.data(), call.plan});
+    const detail::topics_args args{c.theta, c.phi, c.K, c.offsets, c.words, z};
+    detail::draw(e, "simd conformance", args, args, o, detail::memory::host);
   }
   return z;
 }
@@ -69,7 +64,7 @@ TEST_CASE("simd lanes: compiled for the intended ISA", "[conformance][simd]") {
 TEMPLATE_TEST_CASE("simd lanes equal the array lanes bit for bit at every width",
                    "[conformance][simd]", Basic, Transposed, Butterfly, WarpScan) {
   for (const auto& c : cases())
-    for (int width : host_lanes::widths())
+    for (int width : array_lanes.widths())
       for (bool pack : {false, true}) {
         if (pack && c.rows) continue;  // rows have no warp plan
         const std::string what = "case " + c.name + ", width " + std::to_string(width) +

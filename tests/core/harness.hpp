@@ -9,7 +9,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/search.hpp"
-#include "butterfly/host_lanes/run.hpp"
+#include "butterfly/host_lanes/executor.hpp"
 
 namespace butterfly::test {
 
@@ -44,13 +44,13 @@ inline std::vector<int> backend_widths() { return supported_widths(); }
 inline int backend_width(int preferred) {
   for (int w : supported_widths())
     if (w == preferred) return w;
-  return native_width();
+  return default_width();
 }
 
 // Calls f(std::integral_constant<int, W>) for every width the serial backend has.
 template <class F>
 void for_all_widths(F f) {
-  for (int w : all_widths) host_lanes::with_width(w, f);
+  for (int w : all_widths) detail::with_width<4, 8, 16, 32, 64>(w, f);
 }
 
 // K values from the issue: edge cases around W plus two large ones.

@@ -143,7 +143,7 @@ def test_version_and_backend_are_visible():
     project = tomllib.loads((Path(os.environ["BUTTERFLY_SOURCE_DIR"]) / "pyproject.toml").read_text())["project"]
     assert butterfly.__version__ == project["version"]
     assert butterfly.backend in ("serial", "openmp", "cuda", "hip", "kokkos")
-    assert butterfly.native_width in butterfly.supported_widths
+    assert butterfly.default_width in butterfly.supported_widths
     assert butterfly.algorithms == tuple(METHODS)
 
 

@@ -49,7 +49,7 @@ struct draw_options {
   // call is global row first_token + r (each row is one token) and runs on lane
   // (first_token + r) mod width.
   std::int64_t first_document = 0;
-  // Lanes per subgroup; 0 picks the backend's native width. The butterfly's sums depend
+  // Lanes per subgroup; 0 picks the backend's default_width(). The butterfly's sums depend
   // on it, so compare backends at equal width.
   int width = 0;
   // Reject NaN, infinite and negative weights with std::invalid_argument naming the first
@@ -99,7 +99,10 @@ std::string_view backend_name();
 // Empty when the configured backend can run on this machine; otherwise why not (e.g. "no
 // CUDA device: cudaGetDeviceCount returned 0"). Device tests skip with this reason.
 std::string backend_unavailable_reason();
-int native_width();
+// The width a draw with options.width = 0 runs: a fixed number on the host backends (8; the
+// butterfly's z depends on W, so it never follows the machine's register width), the warp
+// size on a GPU.
+int default_width();
 std::vector<int> supported_widths();
 
 namespace reference {
@@ -109,7 +112,7 @@ void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
                  span<std::int32_t> z, const draw_options& options = {});
 void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
                const draw_options& options = {});
-int native_width();
+int default_width();
 std::vector<int> supported_widths();
 }  // namespace reference
 

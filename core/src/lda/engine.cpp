@@ -6,7 +6,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "butterfly/detail/prepare.hpp"
+#include "butterfly/detail/draw.hpp"
+#include "butterfly/detail/kernel_array.hpp"
+#include "butterfly/lda/run_steps.hpp"
 #include "butterfly/lda/steps.hpp"
 
 namespace butterfly::lda {
@@ -16,50 +18,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// n elements of T in the backend's kernel memory.
-template <class T>
-class kernel_array {
- public:
-  kernel_array(const detail::backend& b, std::size_t n) : b_(b), n_(n) {
-    if (b.kernel_memory() == detail::memory::host) host_.resize(n);
-    else if (n > 0) device_ = static_cast<T*>(b.allocate(n * sizeof(T)));
-  }
-  // A copy of host[0, n).
-  kernel_array(const detail::backend& b, const T* host, std::size_t n) : kernel_array(b, n) {
-    if (n > 0) b.copy_to_device(data(), host, n * sizeof(T));
-  }
-  kernel_array(const kernel_array&) = delete;
-  kernel_array& operator=(const kernel_array&) = delete;
-  ~kernel_array() {
-    if (device_) b_.release(device_);
-  }
-
-  T* data() { return device_ ? device_ : host_.data(); }
-  std::size_t size() const { return n_; }
-  void copy_to(std::vector<T>& out) const {
-    out.resize(n_);
-    if (n_ > 0) b_.copy_to_host(out.data(), device_ ? device_ : host_.data(), n_ * sizeof(T));
-  }
-  // f(data, n) on the array as host memory: in place there, else on a copy that then goes
-  // back to the device.
-  template <class F>
-  void update_on_host(F&& f) {
-    if (!device_) {
-      f(host_.data(), n_);
-      return;
-    }
-    std::vector<T> copy;
-    copy_to(copy);
-    f(copy.data(), n_);
-    if (n_ > 0) b_.copy_to_device(device_, copy.data(), n_ * sizeof(T));
-  }
-
- private:
-  const detail::backend& b_;
-  std::size_t n_;
-  std::vector<T> host_;
-  T* device_ = nullptr;
-};
+using detail::kernel_array;
 
 // An array the host holds, where the kernels read it: the host array itself on host memory
 // (nothing is copied), a device copy otherwise.
@@ -68,7 +27,7 @@ class mirror {
   using value = std::remove_const_t<T>;
 
  public:
-  mirror(const detail::backend& b, T* host, std::size_t n)
+  mirror(const detail::executor& b, T* host, std::size_t n)
       : on_host_(b.kernel_memory() == detail::memory::host),
         copy_(b, host, on_host_ ? 0 : n),
         ptr_(on_host_ ? host : copy_.data()) {}
@@ -89,7 +48,7 @@ std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 }  // namespace
 
 struct engine::arrays {
-  arrays(const sampler& s, const detail::backend& b, state&& st)
+  arrays(const sampler& s, const detail::executor& b, state&& st)
       : host(std::move(st)),
         iteration(host.iteration),
         theta(b, host.theta.data(), host.theta.size()),
@@ -146,15 +105,15 @@ state sized_state(const sampler& s) {
 
 }  // namespace
 
-engine::engine(const sampler& s, const detail::backend& where) : engine(s, sized_state(s), where) {
+engine::engine(const sampler& s, const detail::executor& where) : engine(s, sized_state(s), where) {
   const steps::initial_topics init{s_.seed_, static_cast<std::uint64_t>(s_.part_.first_token), s_.h_.num_topics,
                                    a_->z.data()};
-  b_.run(init, s_.part_.num_tokens());
+  run(init, s_.part_.num_tokens());
   estimate(0);
   a_->changed();
 }
 
-engine::engine(const sampler& s, state resumed, const detail::backend& where) : s_(s), b_(where) {
+engine::engine(const sampler& s, state resumed, const detail::executor& where) : s_(s), b_(where) {
   detail::require_available(b_, "lda::engine");
   const std::int64_t K = s_.h_.num_topics;
   if (resumed.theta.size() != size_of(s_.part_.num_docs() * K) ||
@@ -178,16 +137,25 @@ engine::engine(const sampler& s, state resumed, const detail::backend& where) : 
   // The checks and the plan read the host corpus; the kernels read the arrays in kernel memory.
   const span<const std::int32_t> host_words(s_.docs_.words.data() + s_.part_.first_token,
                                             size_of(s_.part_.num_tokens()));
-  a_->call = detail::prepare_topics("lda::engine", span<const float>(a_->theta.data(), a_->host.theta.size()),
-                                    span<const float>(a_->phi.data(), a_->host.phi.size()), s_.h_.num_topics,
-                                    s_.local_offsets_, host_words, span<std::int32_t>(a_->z.data(), a_->host.z.size()), o,
-                                    b_.native_width(), b_.supported_widths());
-  a_->call.src.offsets = a_->offsets.data();
-  a_->call.src.words = a_->words.data();
-  if (a_->call.plan) b_.upload(a_->call.plan);
+  a_->call = detail::prepare(b_, "lda::engine",
+                             {span<const float>(nullptr, a_->host.theta.size()),
+                              span<const float>(nullptr, a_->host.phi.size()), s_.h_.num_topics,
+                              s_.local_offsets_, host_words, span<std::int32_t>(nullptr, a_->host.z.size())},
+                             o);
+  // Uploaded now, so that the iterations copy nothing.
+  if (a_->call.plan) b_.place(a_->call.plan);
 }
 
 engine::~engine() = default;
+
+// On device memory the steps are the device backend's kernels; on host memory, host loops
+// over the executor's threads (run_steps.hpp).
+void engine::run(const steps::any& s, std::int64_t n) const {
+#if defined(BUTTERFLY_DEVICE_STEPS)
+  if (b_.kernel_memory() == detail::memory::device) return steps::run_on_device(s, n);
+#endif
+  steps::run_on_host(b_, s, n);
+}
 
 std::uint32_t engine::iteration() const { return a_->iteration; }
 
@@ -198,8 +166,16 @@ iteration_seconds engine::iterate() {
   const auto t0 = std::chrono::steady_clock::now();
   draw_options& o = a_->draw;
   o.iteration = a_->iteration + 1;
-  if (!a_->call.empty())
-    b_.draw(a_->call.src, {a_->call.width, o, a_->z.data(), a_->call.plan, b_.kernel_memory()});
+  if (!a_->call.empty()) {
+    arrays& a = *a_;
+    detail::launch(b_, "lda::engine", a.call,
+                   {span<const float>(a.theta.data(), a.host.theta.size()),
+                    span<const float>(a.phi.data(), a.host.phi.size()), s_.h_.num_topics,
+                    span<const std::int64_t>(a.offsets.data(), s_.local_offsets_.size()),
+                    span<const std::int32_t>(a.words.data(), a.call.src.tokens()),
+                    span<std::int32_t>(a.z.data(), a.host.z.size())},
+                   o, b_.kernel_memory());
+  }
   sec.z_draw = seconds_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
   a_->iteration = o.iteration;
@@ -217,8 +193,8 @@ double engine::estimate(std::uint32_t iteration) {
   const std::int64_t M = s_.part_.num_docs(), V = s_.docs_.vocab_size;
   const std::int64_t entries = a.chunks * K;
   double combine_seconds = 0;
-  b_.run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
-  b_.run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
+  run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
   if (s_.combine_) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
     // memory that stages n_wk through the host and back.
@@ -227,24 +203,24 @@ double engine::estimate(std::uint32_t iteration) {
     combine_seconds = seconds_since(t0);
   }
   if (s_.how_.theta_phi == estimator::mean) {
-    b_.run(steps::posterior_mean_rows{s_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
-    b_.run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
-    b_.run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * s_.h_.beta,
+    run(steps::posterior_mean_rows{s_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
+    run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
+    run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * s_.h_.beta,
                              a.scale.data()},
            K);
-    b_.run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, s_.h_.beta, a.phi.data()}, V * K);
+    run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, s_.h_.beta, a.phi.data()}, V * K);
     return combine_seconds;
   }
   const rng_key theta_key{s_.seed_, iteration, rng::stream::theta};
-  b_.run(steps::gamma_entries{s_.h_.alpha, a.n_mk.data(), theta_key, static_cast<std::uint64_t>(s_.part_.first_doc) * K,
+  run(steps::gamma_entries{s_.h_.alpha, a.n_mk.data(), theta_key, static_cast<std::uint64_t>(s_.part_.first_doc) * K,
                               a.g_theta.data()},
          M * K);
-  b_.run(steps::dirichlet_rows{a.g_theta.data(), K, a.theta.data()}, M);
+  run(steps::dirichlet_rows{a.g_theta.data(), K, a.theta.data()}, M);
   const rng_key phi_key{s_.seed_, iteration, rng::stream::phi};
-  b_.run(steps::gamma_entries{s_.h_.beta, a.n_wk.data(), phi_key, 0, a.g_phi.data()}, V * K);
-  b_.run(steps::column_partials<double, double>{a.g_phi.data(), V, K, a.sum_partial.data()}, entries);
-  b_.run(steps::sum_scale{a.sum_partial.data(), a.chunks, K, a.scale.data()}, K);
-  b_.run(steps::dirichlet_columns{a.g_phi.data(), a.scale.data(), K, 1.0f / static_cast<float>(V), a.phi.data()},
+  run(steps::gamma_entries{s_.h_.beta, a.n_wk.data(), phi_key, 0, a.g_phi.data()}, V * K);
+  run(steps::column_partials<double, double>{a.g_phi.data(), V, K, a.sum_partial.data()}, entries);
+  run(steps::sum_scale{a.sum_partial.data(), a.chunks, K, a.scale.data()}, K);
+  run(steps::dirichlet_columns{a.g_phi.data(), a.scale.data(), K, 1.0f / static_cast<float>(V), a.phi.data()},
          V * K);
   return combine_seconds;
 }
@@ -268,7 +244,7 @@ const std::vector<float>& engine::current_phi() {
 
 std::vector<double> engine::log_likelihood_partials() {
   arrays& a = *a_;
-  b_.run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), s_.h_.num_topics,
+  run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), s_.h_.num_topics,
                                   s_.part_.num_docs(), likelihood_block, a.likelihood.data()},
          static_cast<std::int64_t>(a.likelihood.size()));
   std::vector<double> out;

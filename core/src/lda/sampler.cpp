@@ -8,7 +8,7 @@
 
 #include "butterfly/detail/checks.hpp"
 #include "butterfly/lda/engine.hpp"
-#include "butterfly/lda/steps.hpp"
+#include "butterfly/lda/run_steps.hpp"
 
 namespace butterfly::lda {
 
@@ -71,7 +71,7 @@ sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_
   check(h_);
   // The draw checks the width on its first call; checked here too, so a bad width fails
   // before any work rather than after the initial state.
-  detail::resolve_width("lda::sampler", how_.width, native_width(), supported_widths());
+  detail::resolve_width("lda::sampler", how_.width, default_width(), supported_widths());
   if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
       part_.first_doc % likelihood_block != 0 ||
       (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||
@@ -111,7 +111,7 @@ double sampler::log_likelihood(const state& s) const { return ordered_sum(log_li
 
 std::vector<double> sampler::log_likelihood_partials(const state& s) const {
   std::vector<double> partial(static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
-  detail::run_on_host(steps::likelihood_blocks{local_offsets_.data(), docs_.words.data() + part_.first_token,
+  steps::run_on_host(detail::configured_executor(), steps::likelihood_blocks{local_offsets_.data(), docs_.words.data() + part_.first_token,
                                                s.theta.data(), s.phi.data(), h_.num_topics, part_.num_docs(),
                                                likelihood_block, partial.data()},
                       static_cast<std::int64_t>(partial.size()));

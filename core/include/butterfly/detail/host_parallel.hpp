@@ -1,6 +1,7 @@
-// The one seam through which host-side loops (LDA counts, Gamma draws, log-likelihood) may
-// run in parallel. The serial backend runs chunks in order; the openmp and kokkos backends
-// spread them over threads.
+// Host-side loops (the LDA's host steps, evaluation) over the configured executor's threads:
+// executor::for_each (executor.hpp) is how a backend runs them; host_parallel_for is that
+// loop for code that has no executor at hand. The serial executor runs chunks in order; the
+// openmp and kokkos executors spread them over threads.
 #pragma once
 
 #include <atomic>
@@ -24,7 +25,7 @@ void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& bod
 // Threads host_parallel_for may use (1 on the serial backend).
 int host_threads();
 
-// What a backend's host_parallel_for hands to its threads: run(c) for every c in
+// What a backend's for_each hands to its threads: run(c) for every c in
 // [0, chunks()), in any order and concurrently, then rethrow(). An exception must not leave
 // an OpenMP region or a Kokkos kernel, so run() catches it and keeps the lowest chunk's;
 // chunks above a failed one are skipped, since their work is thrown away.

@@ -12,19 +12,22 @@
 #include <memory>
 #include <vector>
 
-#include "butterfly/detail/backend.hpp"
+#include "butterfly/detail/executor.hpp"
 #include "butterfly/lda/sampler.hpp"
 
 namespace butterfly::lda {
+namespace steps {
+class any;  // steps.hpp
+}
 
 class engine {
  public:
   // The initial state (iteration 0), made on backend `where`: z uniform at random, then
   // theta and phi from the counts. Throws std::runtime_error when `where` cannot run here.
-  explicit engine(const sampler& s, const detail::backend& where = detail::configured_backend());
+  explicit engine(const sampler& s, const detail::executor& where = detail::configured_executor());
   // Continues from `resumed` (e.g. a checkpoint), copied to the backend; std::invalid_argument
   // when its sizes do not fit the sampler's documents and topics.
-  engine(const sampler& s, state resumed, const detail::backend& where = detail::configured_backend());
+  engine(const sampler& s, state resumed, const detail::executor& where = detail::configured_executor());
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
@@ -56,9 +59,10 @@ class engine {
  private:
   struct arrays;
   double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
+  void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
 
   const sampler& s_;
-  const detail::backend& b_;
+  const detail::executor& b_;
   std::unique_ptr<arrays> a_;
 };
 

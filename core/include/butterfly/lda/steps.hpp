@@ -1,8 +1,8 @@
 // The steps of one LDA iteration after the z draw (and the initial z before the first),
-// each written once as a function of one element index: the backends run them
-// (detail::backend::run), the host backends as host_parallel_for loops, CUDA and HIP as
-// grid-stride kernels over device memory. Every element writes only its own outputs, and
-// every floating-point sum inside an element runs in a fixed order, so the trained model is
+// each written once as a function of one element index: lda::engine runs them on its
+// executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
+// the device backend's grid-stride kernels on device memory. Every element writes only its
+// own outputs, and every floating-point sum inside an element runs in a fixed order, so the trained model is
 // the same bits on every backend, thread count and grid. Integer counts are each owned by
 // one element (a document's row, a word's row), so no atomics are needed.
 //
@@ -48,7 +48,7 @@ namespace butterfly::lda::steps {
 // range order, define the bits of every column sum.
 inline constexpr std::int64_t word_chunk = 256;
 
-// `grain` in each step: elements per host_parallel_for chunk on the host backends (rows are
+// `grain` in each step: elements per executor::for_each chunk on the host backends (rows are
 // heavier than entries). It changes no result. A step may also have range(begin, end), the
 // host's form of the same elements (the host backends call it instead of one element at a
 // time): the same operations per element in the same order, arranged so that GCC

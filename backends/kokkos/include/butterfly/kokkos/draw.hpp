@@ -6,14 +6,13 @@
 //
 // theta (M x K), phi (V x K) and weights (R x K) are rank-2 LayoutRight float Views;
 // doc_offsets (int64, M + 1), words (int32, N), z and out (int32) are rank-1; all contiguous
-// and in a memory space that space can access. On a device space the call may return before
-// z is written (except with warp packing, the default, when it waits for its kernel): fence
-// space before reading z. Host spaces finish before returning. Results
+// and in a memory space that space can access. The call returns when z is written (it
+// fences space), like every draw of the library. Results
 // equal butterfly::reference at the same width bit for bit; host spaces support the
 // reference's widths, device spaces their warp width (32 on Cuda, the wavefront size on HIP).
 //
 // Every option means what it means for butterfly::draw_topics: the checks, the width and the
-// warp plan are the core's (detail/prepare.hpp), run on the host. They read doc_offsets and
+// warp plan are the core's front door (detail/draw.hpp), run on the host. They read doc_offsets and
 // words, and theta and phi only with options.validate; views the host cannot read are copied
 // to the host first (the call then blocks until the copy is done).
 //
@@ -30,9 +29,8 @@
 #include <Kokkos_Core.hpp>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/detail/prepare.hpp"
-#include "butterfly/detail/uploaded_plans.hpp"
-#include "butterfly/kokkos/launch.hpp"
+#include "butterfly/detail/draw.hpp"
+#include "butterfly/kokkos/executor.hpp"
 
 namespace butterfly::kokkos {
 namespace detail {
@@ -70,44 +68,17 @@ auto host_span(const Host& host, const View& original) {
   return span<const typename View::non_const_value_type>(host.data(), original.size());
 }
 
+// What the kernels read: the View's own data.
+template <class View>
+auto view_span(const View& v) {
+  return span<const typename View::non_const_value_type>(v.data(), v.size());
+}
+
 inline int topic_count(const char* fn, std::size_t k) {
   if (k > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::invalid_argument(std::string("butterfly::") + fn + ": K = " + std::to_string(k) +
                                 " topics do not fit in an int");
   return static_cast<int>(k);
-}
-
-// The warp plan where space's kernels can read it: the host plan itself on host spaces, a
-// copy in the space's memory (uploaded once per plan) elsewhere. Keep the returned pointer
-// until the kernels are done.
-template <class ExecSpace>
-struct device_plan {
-  using view = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>;
-  view doc, first, count;
-  static view upload(const std::vector<std::int64_t>& v) {
-    view d("butterfly::warp_plan", v.size());
-    Kokkos::deep_copy(d, Kokkos::View<const std::int64_t*, Kokkos::HostSpace,
-                                      Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-    return d;
-  }
-  explicit device_plan(const butterfly::detail::warp_plan& p)
-      : doc(upload(p.doc)), first(upload(p.first)), count(upload(p.count)) {}
-};
-
-template <class ExecSpace>
-std::shared_ptr<const void> place_plan(const butterfly::detail::topics_call& call,
-                                       butterfly::detail::product_form& src) {
-  if constexpr (is_host_space<ExecSpace>) {
-    return call.plan;
-  } else {
-    if (!call.plan) return nullptr;
-    static butterfly::detail::uploaded_plans<device_plan<ExecSpace>> plans;
-    auto copy = plans.get(call.plan, [](const auto& p) { return device_plan<ExecSpace>(p); });
-    src.packed.doc = copy->doc.data();
-    src.packed.first = copy->first.data();
-    src.packed.count = copy->count.data();
-    return copy;
-  }
 }
 
 }  // namespace detail
@@ -137,23 +108,15 @@ void draw_topics(const ExecSpace& space, const Theta& theta, const Phi& phi,
   const auto h_phi = detail::host_view(phi, o.validate);
   const auto h_offsets = detail::host_view(doc_offsets, true);
   const auto h_words = detail::host_view(words, true);
-  const auto call = butterfly::detail::prepare_topics(
-      fn, detail::host_span(h_theta, theta), detail::host_span(h_phi, phi), K,
-      detail::host_span(h_offsets, doc_offsets), detail::host_span(h_words, words),
-      span<std::int32_t>(z.data(), z.size()), o, native_width<ExecSpace>(),
-      supported_widths<ExecSpace>());
-  if (call.empty()) return;
-  // The checks read host copies; the kernels read the Views.
-  butterfly::detail::product_form src = call.src;
-  src.theta = theta.data();
-  src.phi = phi.data();
-  src.offsets = doc_offsets.data();
-  src.words = words.data();
-  const auto plan = detail::place_plan<ExecSpace>(call, src);
-  detail::launch(space, src, call.width, z.data(), o);
-  // A device kernel may still read the uploaded plan, which another call could evict from
-  // the cache once this function has let go of it.
-  if (plan) compat::fence(space, "butterfly::kokkos::draw_topics");
+  const span<std::int32_t> out(z.data(), z.size());
+  const butterfly::detail::executor& e = executor_for<ExecSpace>();
+  // The checks read the host copies; the kernels read the Views.
+  butterfly::detail::draw(
+      e, fn, {detail::view_span(theta), detail::view_span(phi), K, detail::view_span(doc_offsets),
+              detail::view_span(words), out},
+      {detail::host_span(h_theta, theta), detail::host_span(h_phi, phi), K,
+       detail::host_span(h_offsets, doc_offsets), detail::host_span(h_words, words), out},
+      o, e.kernel_memory(), const_cast<ExecSpace*>(&space));
 }
 
 template <class ExecSpace, class Weights, class Out>
@@ -167,13 +130,11 @@ void draw_rows(const ExecSpace& space, const Weights& weights, const Out& out,
   detail::require_contiguous(fn, "out", out);
   const int K = detail::topic_count(fn, weights.extent(1));
   const auto h_weights = detail::host_view(weights, o.validate);
-  const auto call = butterfly::detail::prepare_rows(
-      fn, detail::host_span(h_weights, weights), K, span<std::int32_t>(out.data(), out.size()),
-      o, native_width<ExecSpace>(), supported_widths<ExecSpace>());
-  if (call.empty()) return;
-  butterfly::detail::row_form src = call.src;
-  src.weights = weights.data();
-  detail::launch(space, src, call.width, out.data(), o);
+  const span<std::int32_t> drawn(out.data(), out.size());
+  const butterfly::detail::executor& e = executor_for<ExecSpace>();
+  butterfly::detail::draw(e, fn, {detail::view_span(weights), K, drawn},
+                          {detail::host_span(h_weights, weights), K, drawn}, o, e.kernel_memory(),
+                          const_cast<ExecSpace*>(&space));
 }
 
 }  // namespace butterfly::kokkos

@@ -1,0 +1,144 @@
+// The executor when BACKEND=cuda or hip: the draw kernel (one warp per W documents or rows,
+// the warps strided over the grid so that scratch is needed only for the warps that can be
+// resident at once) and the device's memory. The front door (core/src/draw.cpp) stages host
+// spans and places the warp plan in that memory.
+// First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
+#include "butterfly/cuda_hip/runtime.hpp"
+
+#include <string>
+
+#include "butterfly/cuda_hip/device_buffer.hpp"
+#include "butterfly/cuda_hip/grid.hpp"
+#include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/detail/executor_of.hpp"
+#include "butterfly/device_warp/warp.hpp"
+
+// The second __launch_bounds__ argument (minimum resident blocks per multiprocessor) caps
+// registers per thread. Raising it is how tests/static_checks demonstrates that a forced
+// spill is caught.
+#ifndef BUTTERFLY_GPU_MIN_BLOCKS
+#define BUTTERFLY_GPU_MIN_BLOCKS 1
+#endif
+
+// The widths compiled: CUDA warps have 32 lanes; HIP wavefronts 64 (CDNA) or 32 (RDNA),
+// and the HIP CPU runtime's always 64.
+#if defined(BUTTERFLY_HIP_CPU)
+#define BUTTERFLY_GPU_WIDTHS 64
+#elif defined(__HIP__)
+#define BUTTERFLY_GPU_WIDTHS 32, 64
+#else
+#define BUTTERFLY_GPU_WIDTHS 32
+#endif
+
+namespace butterfly::cuda_hip {
+namespace kernel {
+
+// hipcc compiles the device code once per --offload-arch; only the kernel whose W matches
+// that target's wavefront size is built for it (the host picks by the device's warpSize).
+template <int W>
+constexpr bool built_for_this_target() {
+#if defined(__HIP_DEVICE_COMPILE__)
+  return W == __AMDGCN_WAVEFRONT_SIZE;
+#else
+  return true;
+#endif
+}
+
+template <class Algorithm, int W, class Source>
+__global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
+    draw(const Source src, std::int32_t* z, float* scratch, std::int64_t warps,
+         std::uint64_t seed, std::uint32_t iteration, std::uint64_t first_token) {
+  if constexpr (built_for_this_target<W>()) {
+    using SG = device_warp::warp<W>;
+    using scratch_t = detail::warp_scratch<SG>;
+    constexpr int warps_per_block = block_threads / W;
+    // slot is the same on every lane of a warp, so the loop below is warp-uniform.
+    const std::int64_t slot =
+        static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / W;
+    const std::int64_t resident = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
+    const auto ws = scratch_t::carve(scratch + slot * scratch_t::floats(src.K), src.K);
+    for (std::int64_t q = slot; q < warps; q += resident)
+      // Blocks are whole warps, so the lane is the low bits of the thread index.
+      detail::draw_warp<Algorithm>(SG{static_cast<int>(threadIdx.x) & (W - 1)}, src, q, ws, z,
+                                   seed, iteration, first_token);
+  }
+}
+
+}  // namespace kernel
+
+namespace {
+
+class gpu_executor final : public detail::executor_of<gpu_executor, BUTTERFLY_GPU_WIDTHS> {
+ public:
+  gpu_executor() { start_runtime(); }
+
+  std::string_view name() const override { return BUTTERFLY_RT_NAME; }
+
+  std::string unavailable_reason() const override {
+    int count = 0;
+    const error_t e = BUTTERFLY_RT(GetDeviceCount)(&count);
+    if (e != BUTTERFLY_RT(Success)) {
+      static_cast<void>(BUTTERFLY_RT(GetLastError)());  // not sticky; clear it for later calls
+      return std::string("no " BUTTERFLY_RT_NAME " device: " BUTTERFLY_RT_NAME
+                         "GetDeviceCount returned ") +
+             BUTTERFLY_RT(GetErrorName)(e) + " (" + BUTTERFLY_RT(GetErrorString)(e) + ")";
+    }
+    if (count == 0)
+      return "no " BUTTERFLY_RT_NAME " device: " BUTTERFLY_RT_NAME "GetDeviceCount found 0 devices";
+    return {};
+  }
+
+  // The device's warp size. On HIP without a device we report 64, the wavefront of the CDNA
+  // targets (gfx90a) this backend aims at.
+  int default_width() const override {
+#if defined(__HIP__)
+    if (unavailable_reason().empty()) return device_warp_size();
+    return 64;
+#else
+    return 32;
+#endif
+  }
+  const std::vector<int>& widths() const override {
+    static const std::vector<int> widths{default_width()};
+    return widths;
+  }
+
+  detail::memory kernel_memory() const override { return detail::memory::device; }
+  void* allocate(std::size_t bytes) const override { return device_allocate(bytes); }
+  void release(void* p) const noexcept override { device_free(p); }
+  void copy_to_device(void* dst, const void* host_src, std::size_t bytes) const override {
+    cuda_hip::copy_to_device(dst, host_src, bytes);
+  }
+  void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const override {
+    cuda_hip::copy_to_host(host_dst, src, bytes);
+  }
+  std::uint64_t copied_bytes() const override { return cuda_hip::copied_bytes(); }
+
+  // On the caller's stream; returns when z is written.
+  template <int W, class Algorithm, class Source>
+  void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
+    using scratch_t = detail::warp_scratch<device_warp::warp<W>>;
+    constexpr int warps_per_block = block_threads / W;
+    void (*const k)(Source, std::int32_t*, float*, std::int64_t, std::uint64_t, std::uint32_t,
+                    std::uint64_t) = kernel::draw<Algorithm, W, Source>;
+    const std::int64_t blocks = resident_blocks(k, (warps + warps_per_block - 1) / warps_per_block);
+    // Freed on return: launch_and_wait returns when the kernel is done with it.
+    device_buffer<float> scratch(static_cast<std::size_t>(blocks) * warps_per_block *
+                                 scratch_t::floats(l.src.K));
+    const draw_options& o = l.options;
+    launch_and_wait(k, blocks, static_cast<stream_t>(l.stream), l.src, l.z, scratch.data(), warps,
+                    o.seed, o.iteration, o.first_token);
+  }
+};
+
+}  // namespace
+}  // namespace butterfly::cuda_hip
+
+namespace butterfly::detail {
+
+const executor& configured_executor() {
+  static const cuda_hip::gpu_executor e;
+  return e;
+}
+
+}  // namespace butterfly::detail

@@ -1,0 +1,92 @@
+// The host lanes' launch of the draw kernel, shared by every executor whose lanes are
+// host_lanes (the serial reference, serial, openmp, and Kokkos host spaces): each runs ranges
+// of warps through run_warp_range and only says how it spreads the ranges over its threads.
+// Subgroup is host_subgroup (host_subgroup.hpp: SIMD registers where the lanes fit two,
+// arrays above; what serial, openmp and the Kokkos host spaces run), simd_subgroup (SIMD
+// registers at every width) or subgroup (plain arrays, the reference); all give the same z
+// bit for bit.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "butterfly/detail/draw_warp.hpp"
+#include "butterfly/detail/executor_of.hpp"
+#include "butterfly/host_lanes/simd_subgroup.hpp"
+#include "butterfly/host_lanes/subgroup.hpp"
+
+namespace butterfly::host_lanes {
+
+// Runs warps [q_begin, q_end) of l on SG's lanes with one scratch buffer.
+template <class SG, class Algorithm, class Source>
+void run_warp_range(const detail::warp_launch<Source>& l, std::int64_t q_begin,
+                    std::int64_t q_end) {
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats(l.src.K));
+  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), l.src.K);
+  const SG sg;
+  const draw_options& o = l.options;
+  for (std::int64_t q = q_begin; q < q_end; ++q)
+    detail::draw_warp<Algorithm>(sg, l.src, q, ws, l.z, o.seed, o.iteration, o.first_token);
+}
+
+// Warps per range when an executor spreads them over `threads` threads: about eight ranges
+// per thread, enough for a dynamic schedule to even out long and short documents, few
+// enough that each range's scratch allocation is noise.
+inline std::int64_t warp_chunk(std::int64_t warps, int threads) {
+  return std::max<std::int64_t>(1, warps / (8 * static_cast<std::int64_t>(threads)));
+}
+
+// The widths every host executor compiles, and its default: a fixed number rather than the
+// register width of the machine, since the butterfly's z depends on W and the same seed must
+// give the same model on every x86-64 machine. 8: the fastest butterfly on AVX2 (one
+// register; bench/RESULTS.md, issue 12, step 3), two registers on SSE, half of one on AVX-512.
+template <class Derived>
+class lanes_executor : public detail::executor_of<Derived, 4, 8, 16, 32, 64> {
+ public:
+  int default_width() const override { return 8; }
+};
+
+// The lanes on the calling thread, warp after warp: the reference (plain arrays), the serial
+// backend (host_subgroup) and the tests of the SIMD lanes (simd_subgroup).
+template <template <int> class Subgroup>
+class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
+ public:
+  explicit serial_executor(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
+  template <int W, class Algorithm, class Source>
+  void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
+    run_warp_range<Subgroup<W>, Algorithm>(l, 0, warps);
+  }
+
+ private:
+  std::string_view name_;
+};
+
+// The array lanes at every width are compiled once, in the library (the reference,
+// backends/serial/src/reference.cpp, is in every build): the host executors run arrays
+// wherever W lanes do not fit two SIMD registers (host_subgroup.hpp), and compiling those
+// widths again in each backend doubled the library's build time (most of all under the
+// sanitizers). PREFIX is `extern` here and empty where they are instantiated.
+#define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)                                        \
+  PREFIX template void run_warp_range<subgroup<W>, detail::basic, detail::FORM>(           \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);              \
+  PREFIX template void run_warp_range<subgroup<W>, detail::transposed, detail::FORM>(      \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);              \
+  PREFIX template void run_warp_range<subgroup<W>, detail::butterfly, detail::FORM>(       \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);              \
+  PREFIX template void run_warp_range<subgroup<W>, detail::warp_scan, detail::FORM>(       \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);
+#define BUTTERFLY_ARRAY_LANES_FORM(PREFIX, FORM) \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 4, FORM)      \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 8, FORM)      \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 16, FORM)     \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 32, FORM)     \
+  BUTTERFLY_ARRAY_LANES_AT(PREFIX, 64, FORM)
+#define BUTTERFLY_ARRAY_LANES(PREFIX)                \
+  BUTTERFLY_ARRAY_LANES_FORM(PREFIX, product_form) \
+  BUTTERFLY_ARRAY_LANES_FORM(PREFIX, row_form)
+BUTTERFLY_ARRAY_LANES(extern)
+
+}  // namespace butterfly::host_lanes

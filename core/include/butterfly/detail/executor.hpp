@@ -1,0 +1,99 @@
+// The one seam between core/ and a backend (as Ginkgo declares each kernel once and lets each
+// executor define it): what a backend's hardware does and nothing else.
+//   capabilities  its name, whether it can run here, its widths, its host threads
+//   memory space  where its kernels read (host or device), allocate, copy, release
+//   launches      for_each(n, chunk, body): a host loop over chunks (the LDA's host steps,
+//                 evaluation); for_each_warp(launch): the draw kernel over every warp
+// Everything that computes sits above it: the front door (core/src/draw.cpp) checks the
+// arguments, resolves the width, plans the warps and stages host spans for a device; the
+// draw kernel is core's draw_warp; the LDA steps are the LDA library's. A backend derives
+// its executor from executor_of (executor_of.hpp), which turns its warp launch template
+// into for_each_warp, and returns it from configured_executor() in its own folder.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "butterfly/butterfly.hpp"
+#include "butterfly/detail/host_parallel.hpp"
+#include "butterfly/detail/sources.hpp"
+#include "butterfly/detail/uploaded_plans.hpp"
+#include "butterfly/detail/warp_plan.hpp"
+
+namespace butterfly::detail {
+
+enum class memory { host, device };
+
+// One checked draw, its pointers (src, its packed slots, z) in the executor's kernel memory.
+// Called only with at least one item and a width from widths().
+template <class Source>
+struct warp_launch {
+  Source src;
+  int width;
+  const draw_options& options;
+  std::int32_t* z;               // one output per token (product form) or row
+  void* stream = nullptr;        // the device executors' stream; null elsewhere
+};
+
+class executor {
+ public:
+  virtual ~executor() = default;
+
+  // ---- capabilities
+  virtual std::string_view name() const = 0;
+  // Empty when this executor can run here; otherwise why not (e.g. no CUDA device).
+  virtual std::string unavailable_reason() const { return {}; }
+  // The widths it has kernels for, and the one a draw with options.width = 0 runs: a fixed
+  // number on the host (the butterfly's z depends on W, and the same seed must give the
+  // same model on every x86-64 machine), the warp size on a GPU.
+  virtual const std::vector<int>& widths() const = 0;
+  virtual int default_width() const = 0;
+  // Host threads for_each may use, and a request to use n of them (false where the count
+  // is not this executor's to set).
+  virtual int threads() const { return 1; }
+  virtual bool set_threads(int) const { return false; }
+
+  // ---- memory space. On host memory: operator new, delete and memcpy. Each copy across
+  // the bus adds to copied_bytes() (always 0 on host memory).
+  virtual memory kernel_memory() const { return memory::host; }
+  virtual void* allocate(std::size_t bytes) const;
+  virtual void release(void* p) const noexcept;
+  virtual void copy_to_device(void* dst, const void* host_src, std::size_t bytes) const;
+  virtual void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const;
+  virtual std::uint64_t copied_bytes() const { return 0; }
+  // The slots of a warp plan where the kernels read them: the host plan itself on host
+  // memory, else a copy uploaded once per plan and cached (uploaded_plans.hpp), so a loop
+  // that keeps its state on the device copies nothing while it draws. Hold the result
+  // until the kernels are done: another thread's call may evict the cache entry meanwhile.
+  struct placed_plan {
+    packed_slots slots;
+    std::shared_ptr<const void> keep;
+  };
+  placed_plan place(const std::shared_ptr<const warp_plan>& plan) const;
+
+  // ---- launches
+  // Calls body(begin, end) for the chunks of [0, n) (host_parallel.hpp's contract); the
+  // default runs them in order on the calling thread.
+  virtual void for_each(std::int64_t n, std::int64_t chunk, const chunk_body& body) const;
+  // Draws every token (row) of l.src into l.z and returns when z is written.
+  virtual void for_each_warp(const warp_launch<product_form>& l) const = 0;
+  virtual void for_each_warp(const warp_launch<row_form>& l) const = 0;
+
+ private:
+  struct device_plan;
+  mutable uploaded_plans<device_plan> plans_;  // device memory only
+};
+
+// The executor chosen with cmake -DBACKEND=... (defined in that backend's folder), and the
+// serial reference (in every build).
+const executor& configured_executor();
+const executor& reference_executor();
+
+// Throws std::runtime_error "butterfly::FN: REASON" when e cannot run here (no device).
+void require_available(const executor& e, const char* fn);
+
+}  // namespace butterfly::detail
