@@ -4,6 +4,8 @@
 // host loop's result are the same for any thread count and schedule.
 #include <omp.h>
 
+#include <algorithm>
+
 #include "butterfly/host_lanes/host_subgroup.hpp"
 
 namespace butterfly::detail {
@@ -25,11 +27,18 @@ class openmp_executor final : public host_lanes::lanes_executor<openmp_executor>
     loop.rethrow();
   }
 
+  // Ranges of warps on the threads, each thread with its own scratch (allocated here, so
+  // nothing in the parallel region throws).
   template <int W, class Algorithm, class Source>
   void run_warps(const warp_launch<Source>& l, std::int64_t warps) const {
-    for_each(warps, host_lanes::warp_chunk(warps, threads()), [&](std::int64_t b, std::int64_t e) {
-      host_lanes::run_warp_range<host_lanes::host_subgroup<W>, Algorithm>(l, b, e);
-    });
+    using SG = host_lanes::host_subgroup<W>;
+    const int team = threads();
+    host_lanes::warp_scratch_buffer<SG> scratch(l.src.K, team);
+    const std::int64_t chunk = host_lanes::warp_chunk(warps, team);
+#pragma omp parallel for schedule(dynamic) num_threads(team) if (warps > chunk)
+    for (std::int64_t b = 0; b < warps; b += chunk)
+      host_lanes::run_warp_range<SG, Algorithm>(l, b, std::min(warps, b + chunk),
+                                                scratch.of(omp_get_thread_num()));
   }
 };
 

@@ -42,14 +42,20 @@ class executor_of : public executor {
   void for_each_warp(const warp_launch<row_form>& l) const final { dispatch(l); }
 
  private:
+  // The width, then the algorithm, as compile-time arguments of the backend's run_warps.
   template <class Source>
   void dispatch(const warp_launch<Source>& l) const {
     const std::int64_t warps = (l.src.items() + l.width - 1) / l.width;
     with_width<Ws...>(l.width, [&](auto w) {
-      with_algorithm(l.options.method, [&](auto alg) {
-        static_cast<const Derived&>(*this).template run_warps<decltype(w)::value, decltype(alg)>(
-            l, warps);
-      });
+      constexpr int W = decltype(w)::value;
+      const Derived& self = static_cast<const Derived&>(*this);
+      switch (l.options.method) {
+        case algorithm::basic: return self.template run_warps<W, basic>(l, warps);
+        case algorithm::transposed: return self.template run_warps<W, transposed>(l, warps);
+        case algorithm::butterfly: return self.template run_warps<W, butterfly>(l, warps);
+        case algorithm::warp_scan: return self.template run_warps<W, warp_scan>(l, warps);
+      }
+      throw std::invalid_argument("butterfly: unknown algorithm");
     });
   }
 };

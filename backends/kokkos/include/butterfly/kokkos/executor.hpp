@@ -78,8 +78,10 @@ class host_space_executor final
     const warp_launch<Source>* launch = &l;
     Kokkos::parallel_for("butterfly::draw(host lanes)", dynamic_range<ExecSpace>(space, 0, chunks),
                          [=](std::int64_t c) {
-                           host_lanes::run_warp_range<host_lanes::host_subgroup<W>, Algorithm>(
-                               *launch, c * chunk, std::min(warps, (c + 1) * chunk));
+                           using SG = host_lanes::host_subgroup<W>;
+                           host_lanes::warp_scratch_buffer<SG> scratch(launch->src.K, 1);
+                           host_lanes::run_warp_range<SG, Algorithm>(
+                               *launch, c * chunk, std::min(warps, (c + 1) * chunk), scratch.of(0));
                          });
     // The launch refers to the caller's frame; host spaces run kernels to completion anyway.
     compat::fence(space, "butterfly::draw(host lanes)");

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -19,12 +20,24 @@
 
 namespace butterfly::host_lanes {
 
-// Runs warps [q_begin, q_end) of l on SG's lanes with one scratch buffer.
+// Host scratch for `count` warps at a time on SG's lanes (detail::warp_scratch each). An
+// executor allocates it before it spreads ranges over threads, so nothing inside a parallel
+// region can throw.
+template <class SG>
+struct warp_scratch_buffer {
+  std::vector<float> floats;
+  std::size_t per_warp;
+  warp_scratch_buffer(int K, int count)
+      : floats(detail::warp_scratch<SG>::floats(K) * static_cast<std::size_t>(count)),
+        per_warp(detail::warp_scratch<SG>::floats(K)) {}
+  float* of(int i) { return floats.data() + per_warp * static_cast<std::size_t>(i); }
+};
+
+// Runs warps [q_begin, q_end) of l on SG's lanes with one warp's scratch.
 template <class SG, class Algorithm, class Source>
 void run_warp_range(const detail::warp_launch<Source>& l, std::int64_t q_begin,
-                    std::int64_t q_end) {
-  std::vector<float> scratch(detail::warp_scratch<SG>::floats(l.src.K));
-  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), l.src.K);
+                    std::int64_t q_end, float* scratch) noexcept {
+  const auto ws = detail::warp_scratch<SG>::carve(scratch, l.src.K);
   const SG sg;
   const draw_options& o = l.options;
   for (std::int64_t q = q_begin; q < q_end; ++q)
@@ -57,7 +70,8 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
   std::string_view name() const override { return name_; }
   template <int W, class Algorithm, class Source>
   void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
-    run_warp_range<Subgroup<W>, Algorithm>(l, 0, warps);
+    warp_scratch_buffer<Subgroup<W>> scratch(l.src.K, 1);
+    run_warp_range<Subgroup<W>, Algorithm>(l, 0, warps, scratch.of(0));
   }
 
  private:
@@ -71,13 +85,13 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
 // sanitizers). PREFIX is `extern` here and empty where they are instantiated.
 #define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)                                        \
   PREFIX template void run_warp_range<subgroup<W>, detail::basic, detail::FORM>(           \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);              \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;              \
   PREFIX template void run_warp_range<subgroup<W>, detail::transposed, detail::FORM>(      \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);              \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;              \
   PREFIX template void run_warp_range<subgroup<W>, detail::butterfly, detail::FORM>(       \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);              \
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;              \
   PREFIX template void run_warp_range<subgroup<W>, detail::warp_scan, detail::FORM>(       \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t);
+      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;
 #define BUTTERFLY_ARRAY_LANES_FORM(PREFIX, FORM) \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 4, FORM)      \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 8, FORM)      \
