@@ -12,7 +12,7 @@
 //   butterfly::host_lanes::simd_subgroup<W>{}   <butterfly/host_lanes/simd_subgroup.hpp>:
 //       W lanes in SIMD registers, run by ONE host thread (W = 4, 8, 16, 32 or 64; fastest
 //       where W lanes fill one or two registers: 8 with AVX2). Varying values are
-//       simd::lanes, read lane l with v[l].
+//       simd::simd_lanes: build one with sg.load(ptr), read lane l with v[l].
 //   butterfly::host_lanes::subgroup<W>{}   <butterfly/host_lanes/subgroup.hpp>: the same on
 //       plain arrays (the library's reference); bit-identical results.
 // The logical width is the subgroup's: a device warp is the whole hardware warp (all
@@ -52,6 +52,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/kernels.hpp"
@@ -59,11 +60,13 @@
 #include "butterfly/detail/sources.hpp"
 
 namespace butterfly {
+namespace detail {
 
-template <class Subgroup, algorithm Algorithm = algorithm::butterfly>
-class warp_draw {
-  using kernel = typename detail::kernel_for<Algorithm>::type;
-  using scratch_t = detail::warp_scratch<Subgroup>;
+// warp_draw below, for one algorithm's kernel type (draw_warp, which launchers instantiate
+// per kernel type, uses it directly).
+template <class Subgroup, class Kernel>
+class basic_warp_draw {
+  using scratch_t = warp_scratch<Subgroup>;
 
  public:
   template <class T>
@@ -74,16 +77,17 @@ class warp_draw {
   static constexpr std::size_t scratch_floats(int K) { return scratch_t::floats(K); }
 
   // K >= 1, the same on every lane; scratch holds scratch_floats(K) floats.
-  BUTTERFLY_FN warp_draw(const Subgroup& sg, float* scratch, int K)
-      : warp_draw(sg, scratch_t::carve(scratch, K), K) {}
+  BUTTERFLY_FN basic_warp_draw(const Subgroup& sg, float* scratch, int K)
+      : basic_warp_draw(sg, scratch_t::carve(scratch, K), K) {}
   // The library's launchers, which carve the scratch themselves.
-  BUTTERFLY_FN warp_draw(const Subgroup& sg, const scratch_t& ws, int K) : sg_(sg), ws_(ws), K_(K) {}
+  BUTTERFLY_FN basic_warp_draw(const Subgroup& sg, const scratch_t& ws, int K)
+      : sg_(sg), ws_(ws), K_(K) {}
 
   // Product form, step 1 (Algorithm 5): cache theta rows m[l] in scratch, transposed, once
   // for all the draws of these documents. Every products() call until the next
   // cache_theta must pass the same theta and m.
   BUTTERFLY_FN void cache_theta(const float* theta, const varying<std::int64_t>& m) const {
-    kernel::cache_theta(sg_, detail::product_weights{theta, nullptr, K_}, ws_, m);
+    Kernel::cache_theta(sg_, product_weights{theta, nullptr, K_}, ws_, m);
   }
 
   // Product form, step 2: lane l draws from theta[m[l], :] * phi[c[l], :].
@@ -91,28 +95,27 @@ class warp_draw {
                                      const varying<std::int64_t>& m,
                                      const varying<std::int32_t>& c,
                                      const varying<float>& u) const {
-    return kernel::draw(sg_, detail::product_weights{theta, phi, K_}, ws_,
-                        detail::token<Subgroup>{m, c}, u);
+    return Kernel::draw(sg_, product_weights{theta, phi, K_}, ws_, token<Subgroup>{m, c}, u);
   }
 
   // Row form: lane l draws from weights[row[l], :]. Rows are counted from `weights`
   // (32-bit: for a larger matrix pass a pointer to the warp's first row).
   BUTTERFLY_FN varying<int> rows(const float* weights, const varying<std::int32_t>& row,
                                  const varying<float>& u) const {
-    return kernel::draw(sg_, detail::row_weights{weights, K_}, ws_,
-                        detail::token<Subgroup>{varying<std::int64_t>(row), row}, u);
+    return Kernel::draw(sg_, row_weights{weights, K_}, ws_,
+                        token<Subgroup>{varying<std::int64_t>(row), row}, u);
   }
 
   // algorithm::warp_scan only: the whole subgroup draws ONE distribution (m, c and u the
   // same on every lane), lane r holding topics r, r + W, ...; every lane returns the index.
   BUTTERFLY_FN int products_together(const float* theta, const float* phi, std::int64_t m,
                                      std::int32_t c, float u) const {
-    static_assert(Algorithm == algorithm::warp_scan, "the lanes draw together in warp_scan");
-    return kernel::draw_token(sg_, detail::product_weights{theta, phi, K_}, ws_.p.base, m, c, u);
+    static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
+    return Kernel::draw_token(sg_, product_weights{theta, phi, K_}, ws_.p.base, m, c, u);
   }
   BUTTERFLY_FN int row_together(const float* weights, std::int32_t row, float u) const {
-    static_assert(Algorithm == algorithm::warp_scan, "the lanes draw together in warp_scan");
-    return kernel::draw_token(sg_, detail::row_weights{weights, K_}, ws_.p.base, row, row, u);
+    static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
+    return Kernel::draw_token(sg_, row_weights{weights, K_}, ws_.p.base, row, row, u);
   }
 
  private:
@@ -120,6 +123,12 @@ class warp_draw {
   scratch_t ws_;
   int K_;
 };
+
+}  // namespace detail
+
+// The collective (contract at the top of this file).
+template <class Subgroup, algorithm Algorithm = algorithm::butterfly>
+using warp_draw = detail::basic_warp_draw<Subgroup, typename detail::kernel_for<Algorithm>::type>;
 
 // token_uniforms(sg, seed, iteration, index): on lane l the uniform in [0, 1) with which
 // draw_topics and draw_rows draw token (row) index[l] (Philox4x32-10, key = seed, counter =

@@ -57,20 +57,19 @@ BUTTERFLY_FN int draw_together(const WD& wd, const row_form& src, std::int64_t,
   return wd.row_together(src.weights, c, u);
 }
 
-// Algorithm is std::integral_constant<algorithm, A> (what with_algorithm passes).
-template <class Algorithm, class SG, class Source>
+template <class Kernel, class SG, class Source>
 BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
                             const warp_scratch<SG>& ws, std::int32_t* z, std::uint64_t seed,
                             std::uint32_t iteration, std::uint64_t first_token) {
   using i64 = std::int64_t;
-  const warp_draw<SG, Algorithm::value> wd(sg, ws, src.K);
+  const basic_warp_draw<SG, Kernel> wd(sg, ws, src.K);
   const varying<SG, i64> slot = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = slot < src.items();
   const lane_slot<SG> own = src.slot(sg, sg.select(real, slot, src.items() - 1));
   const varying<SG, i64>& m_addr = own.m;
   const varying<SG, i64>& first = own.first;
   const varying<SG, i64> count = sg.select(real, own.count, i64{0});
-  if constexpr (lanes_are_topics<typename kernel_for<Algorithm::value>::type>::value) {
+  if constexpr (lanes_are_topics<Kernel>::value) {
     // Lane l's documents one token at a time, each drawn by the whole subgroup. Every
     // lane stores the same z (one store on a CPU, a benign same-value store on a GPU).
     for (int l = 0; l < SG::width; ++l) {

@@ -1,10 +1,9 @@
 // Every draw algorithm's kernel type, the map from the public enum to it (what
-// butterfly::warp_draw runs), and the one switch from a run-time enum to a compile-time
-// one that every backend's launcher uses.
+// butterfly::warp_draw<Subgroup, algorithm> runs), and the one switch from the enum to the
+// kernel that every backend's launcher uses.
 #pragma once
 
 #include <stdexcept>
-#include <type_traits>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/draw_basic.hpp"
@@ -25,15 +24,16 @@ struct kernel_for<algorithm::butterfly> { using type = butterfly; };
 template <>
 struct kernel_for<algorithm::warp_scan> { using type = warp_scan; };
 
-// Calls f(std::integral_constant<algorithm, a>{}) (host code); draw_warp takes that type.
+// Calls f(kernel{}) for the kernel that implements algorithm a (host code). The kernel type,
+// not the enum, names the launchers' instantiations: tests/static_checks finds the
+// butterfly's GPU kernels by it.
 template <class F>
 void with_algorithm(algorithm a, F&& f) {
   switch (a) {
-    case algorithm::basic: return f(std::integral_constant<algorithm, algorithm::basic>{});
-    case algorithm::transposed:
-      return f(std::integral_constant<algorithm, algorithm::transposed>{});
-    case algorithm::butterfly: return f(std::integral_constant<algorithm, algorithm::butterfly>{});
-    case algorithm::warp_scan: return f(std::integral_constant<algorithm, algorithm::warp_scan>{});
+    case algorithm::basic: return f(basic{});
+    case algorithm::transposed: return f(transposed{});
+    case algorithm::butterfly: return f(butterfly{});
+    case algorithm::warp_scan: return f(warp_scan{});
   }
   throw std::invalid_argument("butterfly: unknown algorithm");
 }
