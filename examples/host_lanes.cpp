@@ -25,7 +25,6 @@ void draw_topics(const std::vector<float>& theta, const std::vector<float>& phi,
                  std::uint64_t seed, std::vector<std::int32_t>& z) {
   const lanes sg;
   std::vector<float> scratch(draw_t::scratch_floats(K));
-  const draw_t draw(sg, scratch.data(), K);
   const std::int64_t M = static_cast<std::int64_t>(offsets.size()) - 1;
   for (std::int64_t q = 0; q * W < M; ++q) {
     std::int64_t m[W], first[W], count[W], longest = 0;
@@ -35,7 +34,7 @@ void draw_topics(const std::vector<float>& theta, const std::vector<float>& phi,
       count[l] = q * W + l < M ? offsets[m[l] + 1] - first[l] : 0;
       longest = std::max(longest, count[l]);
     }
-    draw.cache_theta(theta.data(), sg.load(m));
+    draw_t::cache_theta(sg, scratch.data(), K, theta.data(), sg.load(m));
     for (std::int64_t i = 0; i < longest; ++i) {  // the master index: all lanes stay awake
       std::int32_t c[W];
       std::uint64_t t[W];
@@ -46,7 +45,8 @@ void draw_topics(const std::vector<float>& theta, const std::vector<float>& phi,
         c[l] = words[t[l]];
       }
       const varying<float> u = butterfly::token_uniforms(sg, seed, 0, sg.load(t));
-      const varying<int> k = draw.products(theta.data(), phi.data(), sg.load(m), sg.load(c), u);
+      const varying<int> k = draw_t::products(sg, scratch.data(), K, theta.data(), phi.data(),
+                                              sg.load(m), sg.load(c), u);
       for (int l = 0; l < W; ++l)
         if (i < count[l]) z[t[l]] = k[l];
     }
@@ -58,14 +58,13 @@ void draw_rows(const std::vector<float>& weights, int K, std::uint64_t seed,
                std::vector<std::int32_t>& out) {
   const lanes sg;
   std::vector<float> scratch(draw_t::scratch_floats(K));
-  const draw_t draw(sg, scratch.data(), K);
   const std::int32_t R = static_cast<std::int32_t>(out.size());
   for (std::int32_t q = 0; q * W < R; ++q) {
     std::int32_t row[W];
     for (int l = 0; l < W; ++l) row[l] = std::min(q * W + l, R - 1);
     const varying<std::int32_t> rows = sg.load(row);
-    const varying<int> k = draw.rows(weights.data(), rows, butterfly::token_uniforms(
-                                                              sg, seed, 0, varying<std::uint64_t>(rows)));
+    const varying<float> u = butterfly::token_uniforms(sg, seed, 0, varying<std::uint64_t>(rows));
+    const varying<int> k = draw_t::rows(sg, scratch.data(), K, weights.data(), rows, u);
     for (int l = 0; l < W && q * W + l < R; ++l) out[q * W + l] = k[l];
   }
 }

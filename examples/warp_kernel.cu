@@ -33,9 +33,10 @@ __global__ void draw_topics(const float* theta, const float* phi, int K, const s
     using warp = butterfly::device_warp::warp<W>;
     using draw_t = butterfly::warp_draw<warp, butterfly::algorithm::butterfly>;
     const int lane = static_cast<int>(threadIdx.x) % W;
+    const warp sg{lane};
     const std::int64_t warp_id = (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / W;
     const std::int64_t warps = gridDim.x * static_cast<std::int64_t>(blockDim.x) / W;
-    const draw_t draw(warp{lane}, scratch + warp_id * draw_t::scratch_floats(K), K);
+    float* const own_scratch = scratch + warp_id * draw_t::scratch_floats(K);
     // The loop bounds are the same on every lane of a warp, so all W lanes call every
     // collective together.
     for (std::int64_t q = warp_id; q * W < M; q += warps) {
@@ -44,15 +45,15 @@ __global__ void draw_topics(const float* theta, const float* phi, int K, const s
       const std::int64_t count = q * W + lane < M ? offsets[m + 1] - first : 0;
       std::int64_t longest = count;  // the master index runs to the warp's longest document
       for (int d = W / 2; d > 0; d /= 2) {
-        const std::int64_t other = warp{lane}.shuffle_xor(longest, d);
+        const std::int64_t other = sg.shuffle_xor(longest, d);
         longest = other > longest ? other : longest;
       }
-      draw.cache_theta(theta, m);
+      draw_t::cache_theta(sg, own_scratch, K, theta, m);
       for (std::int64_t i = 0; i < longest; ++i) {
         std::int64_t t = first + (i < count ? i : count - 1);
         t = t < 0 ? 0 : t;  // an empty first document: any real token, never written
-        const float u = butterfly::token_uniforms(warp{lane}, seed, 0, static_cast<std::uint64_t>(t));
-        const int k = draw.products(theta, phi, m, words[t], u);
+        const float u = butterfly::token_uniforms(sg, seed, 0, static_cast<std::uint64_t>(t));
+        const int k = draw_t::products(sg, own_scratch, K, theta, phi, m, words[t], u);
         if (i < count) z[t] = k;
       }
     }
@@ -67,13 +68,14 @@ __global__ void draw_rows(const float* weights, int K, std::int32_t R, const flo
     using warp = butterfly::device_warp::warp<W>;
     using draw_t = butterfly::warp_draw<warp>;
     const int lane = static_cast<int>(threadIdx.x) % W;
+    const warp sg{lane};
     const std::int64_t warp_id = (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / W;
     const std::int64_t warps = gridDim.x * static_cast<std::int64_t>(blockDim.x) / W;
-    const draw_t draw(warp{lane}, scratch + warp_id * draw_t::scratch_floats(K), K);
+    float* const own_scratch = scratch + warp_id * draw_t::scratch_floats(K);
     for (std::int64_t q = warp_id; q * W < R; q += warps) {
       const std::int64_t r = q * W + lane;
       const std::int32_t row = static_cast<std::int32_t>(r < R ? r : R - 1);
-      const int k = draw.rows(weights, row, u[row]);
+      const int k = draw_t::rows(sg, own_scratch, K, weights, row, u[row]);
       if (r < R) out[r] = k;
     }
   }

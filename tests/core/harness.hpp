@@ -69,8 +69,8 @@ std::vector<int> draw_rows_with_u(const std::vector<float>& weights, int K,
   using SG = host_lanes::subgroup<W>;
   const SG sg;
   std::vector<float> scratch(warp_draw<SG, A>::scratch_floats(K));
-  const warp_draw<SG, A> draw(sg, scratch.data(), K);
-  const auto j = draw.rows(weights.data(), sg.lane(), lanes_of<W>(u));
+  const auto j = warp_draw<SG, A>::rows(sg, scratch.data(), K, weights.data(), sg.lane(),
+                                        lanes_of<W>(u));
   return std::vector<int>(j.v, j.v + W);
 }
 
@@ -83,13 +83,14 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
                                       const std::vector<float>& u) {
   using SG = host_lanes::subgroup<W>;
   const SG sg;
-  std::vector<float> scratch(warp_draw<SG, A>::scratch_floats(K));
-  const warp_draw<SG, A> draw(sg, scratch.data(), K);
+  using draw = warp_draw<SG, A>;
+  std::vector<float> scratch(draw::scratch_floats(K));
   const typename SG::template varying<std::int64_t> m(sg.lane());
   typename SG::template varying<std::int32_t> c;
   for (int l = 0; l < W; ++l) c[l] = words[l];
-  draw.cache_theta(theta.data(), m);
-  const auto j = draw.products(theta.data(), phi.data(), m, c, lanes_of<W>(u));
+  draw::cache_theta(sg, scratch.data(), K, theta.data(), m);
+  const auto j = draw::products(sg, scratch.data(), K, theta.data(), phi.data(), m, c,
+                                lanes_of<W>(u));
   return std::vector<int>(j.v, j.v + W);
 }
 

@@ -69,7 +69,6 @@ void rows_equal_the_oracle(int K) {
   const int R = 3 * W;
   const std::vector<float> w = small_integers(static_cast<std::size_t>(R) * K, gen);
   std::vector<float> scratch(warp_draw<SG, A>::scratch_floats(K), -1.0f);
-  const warp_draw<SG, A> draw(sg, scratch.data(), K);
   for (int round = 0; round < 4; ++round) {
     std::vector<std::int32_t> row(W);
     std::vector<float> u(W);
@@ -77,7 +76,8 @@ void rows_equal_the_oracle(int K) {
       row[l] = std::uniform_int_distribution<int>(0, R - 1)(gen);
       u[l] = boundary_u(&w[row[l] * K], K, gen);
     }
-    const auto z = from_lanes(sg, draw.rows(w.data(), to_lanes(sg, row), to_lanes(sg, u)));
+    const auto z = from_lanes(sg, warp_draw<SG, A>::rows(sg, scratch.data(), K, w.data(),
+                                                         to_lanes(sg, row), to_lanes(sg, u)));
     for (int l = 0; l < W; ++l) {
       INFO("W=" << W << " K=" << K << " lane " << l << " row " << row[l] << " u=" << u[l]);
       REQUIRE(z[l] == oracle(&w[row[l] * K], K, u[l]));
@@ -97,9 +97,9 @@ void products_equal_the_oracle(int K) {
   const std::vector<float> phi = small_integers(static_cast<std::size_t>(V) * K, gen);
   std::vector<std::int64_t> m(W);
   for (auto& x : m) x = std::uniform_int_distribution<int>(0, M - 1)(gen);
-  std::vector<float> scratch(warp_draw<SG, A>::scratch_floats(K));
-  const warp_draw<SG, A> draw(sg, scratch.data(), K);
-  draw.cache_theta(theta.data(), to_lanes(sg, m));
+  using draw = warp_draw<SG, A>;
+  std::vector<float> scratch(draw::scratch_floats(K));
+  draw::cache_theta(sg, scratch.data(), K, theta.data(), to_lanes(sg, m));
   for (int token = 0; token < 4; ++token) {
     std::vector<std::int32_t> c(W);
     std::vector<float> u(W);
@@ -109,8 +109,9 @@ void products_equal_the_oracle(int K) {
       for (int k = 0; k < K; ++k) weights[l][k] = theta[m[l] * K + k] * phi[c[l] * K + k];
       u[l] = boundary_u(weights[l].data(), K, gen);
     }
-    const auto z = from_lanes(sg, draw.products(theta.data(), phi.data(), to_lanes(sg, m),
-                                                to_lanes(sg, c), to_lanes(sg, u)));
+    const auto z =
+        from_lanes(sg, draw::products(sg, scratch.data(), K, theta.data(), phi.data(),
+                                      to_lanes(sg, m), to_lanes(sg, c), to_lanes(sg, u)));
     for (int l = 0; l < W; ++l) {
       INFO("W=" << W << " K=" << K << " lane " << l << " document " << m[l] << " word " << c[l]
                 << " u=" << u[l]);
@@ -169,9 +170,10 @@ TEMPLATE_TEST_CASE("warp_draw: -1 and zero-weight contract", "[warp-draw]", Basi
   REQUIRE(expected[4] == 2);
   std::vector<std::int32_t> row(W);
   for (int l = 0; l < W; ++l) row[l] = l;
-  std::vector<float> scratch(warp_draw<SG, TestType::value>::scratch_floats(K));
-  const warp_draw<SG, TestType::value> draw(sg, scratch.data(), K);
-  CHECK(from_lanes(sg, draw.rows(w.data(), to_lanes(sg, row), to_lanes(sg, u))) == expected);
+  using draw = warp_draw<SG, TestType::value>;
+  std::vector<float> scratch(draw::scratch_floats(K));
+  CHECK(from_lanes(sg, draw::rows(sg, scratch.data(), K, w.data(), to_lanes(sg, row),
+                                  to_lanes(sg, u))) == expected);
 }
 
 // warp_scan's own form: the whole subgroup draws one distribution and every lane returns
@@ -185,17 +187,18 @@ TEST_CASE("warp_draw: warp_scan's lanes draw one distribution together", "[warp-
     const int M = 3, V = 4;
     const std::vector<float> theta = small_integers(static_cast<std::size_t>(M) * K, gen);
     const std::vector<float> phi = small_integers(static_cast<std::size_t>(V) * K, gen);
-    std::vector<float> scratch(warp_draw<SG, algorithm::warp_scan>::scratch_floats(K));
-    const warp_draw<SG, algorithm::warp_scan> draw(sg, scratch.data(), K);
+    using draw = warp_draw<SG, algorithm::warp_scan>;
+    std::vector<float> scratch(draw::scratch_floats(K));
     for (int m = 0; m < M; ++m)
       for (int c = 0; c < V; ++c) {
         std::vector<float> weights(K);
         for (int k = 0; k < K; ++k) weights[k] = theta[m * K + k] * phi[c * K + k];
         const float u = boundary_u(weights.data(), K, gen);
         INFO("K=" << K << " m=" << m << " c=" << c << " u=" << u);
-        REQUIRE(draw.products_together(theta.data(), phi.data(), m, c, u) ==
-                oracle(weights.data(), K, u));
-        REQUIRE(draw.row_together(phi.data(), c, u) == oracle(&phi[c * K], K, u));
+        REQUIRE(draw::products_together(sg, scratch.data(), K, theta.data(), phi.data(), m, c,
+                                        u) == oracle(weights.data(), K, u));
+        REQUIRE(draw::row_together(sg, scratch.data(), K, phi.data(), c, u) ==
+                oracle(&phi[c * K], K, u));
       }
   }
 }

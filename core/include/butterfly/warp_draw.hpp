@@ -18,6 +18,12 @@
 // The logical width is the subgroup's: a device warp is the whole hardware warp (all
 // shuffles use the full mask), host lanes are any power of two from 4 to 64.
 //
+// THE CALLS. warp_draw<Subgroup, algorithm> has static member functions only, each taking
+// the subgroup, the subgroup's scratch and K first:
+//   warp_draw<SG>::cache_theta(sg, scratch, K, theta, m);            // product form
+//   k = warp_draw<SG>::products(sg, scratch, K, theta, phi, m, c, u);
+//   k = warp_draw<SG>::rows(sg, scratch, K, weights, row, u);        // row form
+//
 // WHICH LANES TAKE PART. Every member is a collective: all W lanes call it, converged (no
 // lane inside a branch the others skipped), with the same uniform arguments (K, the
 // pointers, and for the *_together members every argument). A lane with nothing to draw
@@ -26,8 +32,9 @@
 // SCRATCH. scratch_floats(K) floats per subgroup (not per lane), (2K + W) * W, laid out
 // [k][lane] so that every access is contiguous across the lanes. Each concurrently running
 // subgroup needs its own; on a GPU it is global memory (for LDA-sized K it exceeds shared
-// memory), e.g. scratch + warp_id * scratch_floats(K). It is the object's only state:
-// keep it untouched between cache_theta and the draws that use it.
+// memory), e.g. scratch + warp_id * scratch_floats(K). It is the only state between
+// calls: keep it untouched between cache_theta and the draws that use it, and pass the
+// same K to every call on it.
 //
 // INPUTS PER LANE AND WHAT A DRAW RETURNS. Lane l draws index k in [0, K) with probability
 // weight(l, k) / sum over k of weight(l, k), for its uniform u[l] in [0, 1) (a float below
@@ -64,64 +71,95 @@ namespace detail {
 
 // warp_draw below, for one algorithm's kernel type (draw_warp, which launchers instantiate
 // per kernel type, uses it directly).
+//
+// Why static functions that take the subgroup, the scratch and K as parameters, and why
+// cache_theta holds Algorithm 5's loops itself instead of calling a helper: hipcc (clang
+// 15) optimizes every function layer between a kernel and the algorithm on its own before
+// inlining it into the next, and two layers showed in the butterfly kernels' registers.
+// - Members that read sg, scratch and K through `this` (an object built per warp) added
+//   5 VGPRs to the row kernel on gfx90a, 4 on gfx1030.
+// - A function around Algorithm 5's loops gets their unrolled broadcast shuffles alone
+//   and rewrites each lane address ((lane_id & -W) + k) << 2 (HIP's __shfl) as
+//   ((lane_id << 2) & -4W) | 4k, where next to the draw's shuffles it stays
+//   ((lane_id & -W) << 2) | 4k: equal values that no longer merge with the addresses of
+//   the draw's own broadcasts (c_warp). Loop-invariant, both sets of W - 1 addresses were
+//   hoisted out of the kernel's warp loop and stayed live across its token loop: the
+//   butterfly product kernel spilled 23 VGPRs on gfx90a (96 B/lane of scratch), 4 on
+//   gfx1030. Written here, the loops are inlined straight into the caller, which holds
+//   the draw's shuffles too.
+// Both are compiler artefacts, not arithmetic: z is the same either way. The static checks
+// (tests/static_checks: the library's kernels, which call these functions from draw_warp)
+// and the examples step of .ci/run (a user's kernel) check the resource reports.
 template <class Subgroup, class Kernel>
-class basic_warp_draw {
-  using scratch_t = warp_scratch<Subgroup>;
-
- public:
+struct basic_warp_draw {
   template <class T>
   using varying = detail::varying<Subgroup, T>;
   static constexpr int width = Subgroup::width;
 
   // Floats of scratch one subgroup needs for K topics (indices per distribution).
-  static constexpr std::size_t scratch_floats(int K) { return scratch_t::floats(K); }
+  static constexpr std::size_t scratch_floats(int K) { return warp_scratch<Subgroup>::floats(K); }
 
-  // K >= 1, the same on every lane; scratch holds scratch_floats(K) floats.
-  BUTTERFLY_FN basic_warp_draw(const Subgroup& sg, float* scratch, int K)
-      : basic_warp_draw(sg, scratch_t::carve(scratch, K), K) {}
-  // The library's launchers, which carve the scratch themselves.
-  BUTTERFLY_FN basic_warp_draw(const Subgroup& sg, const scratch_t& ws, int K)
-      : sg_(sg), ws_(ws), K_(K) {}
-
-  // Product form, step 1 (Algorithm 5): cache theta rows m[l] in scratch, transposed, once
-  // for all the draws of these documents. Every products() call until the next
-  // cache_theta must pass the same theta and m.
-  BUTTERFLY_FN void cache_theta(const float* theta, const varying<std::int64_t>& m) const {
-    Kernel::cache_theta(sg_, product_weights{theta, nullptr, K_}, ws_, m);
+  // Product form, step 1: Algorithm 5's "cache theta values into theta_local", for the
+  // documents (theta rows) m[l] of the lanes: the remnant of K mod W topics as is, each
+  // W x W block transposed, so that every load reads W consecutive floats of one theta
+  // row. Every products() call until the next cache_theta must pass the same theta and m.
+  // Departure from the paper: lane k's row is broadcast (row[k]) rather than computed as
+  // q * W + k, so that documents in any order on the lanes (a packed or shifted warp of
+  // the library, or a caller's own) cache the right rows. Algorithms that read theta
+  // straight from its rows (basic, warp_scan) cache nothing.
+  BUTTERFLY_FN static void cache_theta(const Subgroup& sg, float* scratch, int K,
+                                       const float* theta, const varying<std::int64_t>& m) {
+    if constexpr (Kernel::caches_theta) {
+      constexpr int W = Subgroup::width;
+      const lane_local<Subgroup> theta_local =
+          warp_scratch<Subgroup>::carve(scratch, K).theta_local;
+      const weight_rows rows{theta, K};
+      int j = 0;
+      for (; j < K % W; ++j) theta_local.set(sg, j, rows.at(sg, m, j));
+      std::int64_t row[W];
+      BUTTERFLY_UNROLL
+      for (int k = 0; k < W; ++k) row[k] = sg.shuffle(m, k);
+      for (; j < K; j += W) {
+        BUTTERFLY_UNROLL
+        for (int k = 0; k < W; ++k) theta_local.set(sg, j + k, sg.load(rows.row(row[k]) + j));
+      }
+    }
   }
 
   // Product form, step 2: lane l draws from theta[m[l], :] * phi[c[l], :].
-  BUTTERFLY_FN varying<int> products(const float* theta, const float* phi,
-                                     const varying<std::int64_t>& m,
-                                     const varying<std::int32_t>& c,
-                                     const varying<float>& u) const {
-    return Kernel::draw(sg_, product_weights{theta, phi, K_}, ws_, token<Subgroup>{m, c}, u);
+  BUTTERFLY_FN static varying<int> products(const Subgroup& sg, float* scratch, int K,
+                                            const float* theta, const float* phi,
+                                            const varying<std::int64_t>& m,
+                                            const varying<std::int32_t>& c,
+                                            const varying<float>& u) {
+    return Kernel::draw(sg, product_weights{theta, phi, K},
+                        warp_scratch<Subgroup>::carve(scratch, K), token<Subgroup>{m, c}, u);
   }
 
   // Row form: lane l draws from weights[row[l], :]. Rows are counted from `weights`
   // (32-bit: for a larger matrix pass a pointer to the warp's first row).
-  BUTTERFLY_FN varying<int> rows(const float* weights, const varying<std::int32_t>& row,
-                                 const varying<float>& u) const {
-    return Kernel::draw(sg_, row_weights{weights, K_}, ws_,
+  BUTTERFLY_FN static varying<int> rows(const Subgroup& sg, float* scratch, int K,
+                                        const float* weights, const varying<std::int32_t>& row,
+                                        const varying<float>& u) {
+    return Kernel::draw(sg, row_weights{weights, K}, warp_scratch<Subgroup>::carve(scratch, K),
                         token<Subgroup>{varying<std::int64_t>(row), row}, u);
   }
 
   // algorithm::warp_scan only: the whole subgroup draws ONE distribution (m, c and u the
   // same on every lane), lane r holding topics r, r + W, ...; every lane returns the index.
-  BUTTERFLY_FN int products_together(const float* theta, const float* phi, std::int64_t m,
-                                     std::int32_t c, float u) const {
+  BUTTERFLY_FN static int products_together(const Subgroup& sg, float* scratch, int K,
+                                            const float* theta, const float* phi,
+                                            std::int64_t m, std::int32_t c, float u) {
     static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
-    return Kernel::draw_token(sg_, product_weights{theta, phi, K_}, ws_.p.base, m, c, u);
+    return Kernel::draw_token(sg, product_weights{theta, phi, K},
+                              warp_scratch<Subgroup>::carve(scratch, K).p.base, m, c, u);
   }
-  BUTTERFLY_FN int row_together(const float* weights, std::int32_t row, float u) const {
+  BUTTERFLY_FN static int row_together(const Subgroup& sg, float* scratch, int K,
+                                       const float* weights, std::int32_t row, float u) {
     static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
-    return Kernel::draw_token(sg_, row_weights{weights, K_}, ws_.p.base, row, row, u);
+    return Kernel::draw_token(sg, row_weights{weights, K},
+                              warp_scratch<Subgroup>::carve(scratch, K).p.base, row, row, u);
   }
-
- private:
-  Subgroup sg_;
-  scratch_t ws_;
-  int K_;
 };
 
 }  // namespace detail

@@ -20,41 +20,32 @@ template <class Kernel>
 struct lanes_are_topics<Kernel, std::void_t<decltype(Kernel::lanes_are_topics)>>
     : std::bool_constant<Kernel::lanes_are_topics> {};
 
-// How each form's tokens reach the collective: its weights, and its word c (a row is its
-// own word).
-template <class WD>
-BUTTERFLY_FN void cache_theta(const WD& wd, const product_form& src,
-                              const typename WD::template varying<std::int64_t>& m) {
-  wd.cache_theta(src.theta, m);
+// How each form's tokens reach the collective WD: its weights, and its word c (a row is
+// its own word).
+template <class WD, class SG>
+BUTTERFLY_FN varying<SG, int> draw_lanes(const SG& sg, float* scratch, const product_form& src,
+                                         const varying<SG, std::int64_t>& m,
+                                         const varying<SG, std::int32_t>& c,
+                                         const varying<SG, float>& u) {
+  return WD::products(sg, scratch, src.K, src.theta, src.phi, m, c, u);
 }
-template <class WD>
-BUTTERFLY_FN void cache_theta(const WD&, const row_form&,
-                              const typename WD::template varying<std::int64_t>&) {}
-
-template <class WD>
-BUTTERFLY_FN auto draw_lanes(const WD& wd, const product_form& src,
-                             const typename WD::template varying<std::int64_t>& m,
-                             const typename WD::template varying<std::int32_t>& c,
-                             const typename WD::template varying<float>& u) {
-  return wd.products(src.theta, src.phi, m, c, u);
-}
-template <class WD>
-BUTTERFLY_FN auto draw_lanes(const WD& wd, const row_form& src,
-                             const typename WD::template varying<std::int64_t>&,
-                             const typename WD::template varying<std::int32_t>& c,
-                             const typename WD::template varying<float>& u) {
-  return wd.rows(src.weights, c, u);
+template <class WD, class SG>
+BUTTERFLY_FN varying<SG, int> draw_lanes(const SG& sg, float* scratch, const row_form& src,
+                                         const varying<SG, std::int64_t>&,
+                                         const varying<SG, std::int32_t>& c,
+                                         const varying<SG, float>& u) {
+  return WD::rows(sg, scratch, src.K, src.weights, c, u);
 }
 
-template <class WD>
-BUTTERFLY_FN int draw_together(const WD& wd, const product_form& src, std::int64_t m,
-                               std::int32_t c, float u) {
-  return wd.products_together(src.theta, src.phi, m, c, u);
+template <class WD, class SG>
+BUTTERFLY_FN int draw_together(const SG& sg, float* scratch, const product_form& src,
+                               std::int64_t m, std::int32_t c, float u) {
+  return WD::products_together(sg, scratch, src.K, src.theta, src.phi, m, c, u);
 }
-template <class WD>
-BUTTERFLY_FN int draw_together(const WD& wd, const row_form& src, std::int64_t,
+template <class WD, class SG>
+BUTTERFLY_FN int draw_together(const SG& sg, float* scratch, const row_form& src, std::int64_t,
                                std::int32_t c, float u) {
-  return wd.row_together(src.weights, c, u);
+  return WD::row_together(sg, scratch, src.K, src.weights, c, u);
 }
 
 template <class Kernel, class SG, class Source>
@@ -62,7 +53,9 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
                             const warp_scratch<SG>& ws, std::int32_t* z, std::uint64_t seed,
                             std::uint32_t iteration, std::uint64_t first_token) {
   using i64 = std::int64_t;
-  const basic_warp_draw<SG, Kernel> wd(sg, ws, src.K);
+  using WD = basic_warp_draw<SG, Kernel>;
+  // The warp's scratch as the collective takes it: carve() puts theta_local first.
+  float* const scratch = ws.theta_local.base;
   const varying<SG, i64> slot = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = slot < src.items();
   const lane_slot<SG> own = src.slot(sg, sg.select(real, slot, src.items() - 1));
@@ -76,12 +69,15 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
       const i64 m_l = sg.shuffle(m_addr, l), begin = sg.shuffle(first, l);
       const i64 end = begin + sg.shuffle(count, l);
       for (i64 t = begin; t < end; ++t)
-        z[t] = draw_together(wd, src, m_l, src.word_at(t),
-                             rng::token_uniform(seed, iteration,
-                                                first_token + static_cast<std::uint64_t>(t)));
+        z[t] = draw_together<WD>(sg, scratch, src, m_l, src.word_at(t),
+                                 rng::token_uniform(seed, iteration,
+                                                    first_token + static_cast<std::uint64_t>(t)));
     }
   } else {
-    cache_theta(wd, src, m_addr);
+    // Called here, not through a helper like the draws: warp_draw.hpp says why. The row
+    // form has no theta to cache.
+    if constexpr (std::is_same_v<Source, product_form>)
+      WD::cache_theta(sg, scratch, src.K, src.theta, m_addr);
     for (i64 i_master = 0; sg.any(i_master < count); ++i_master) {
       // A lane past its last token repeats it (the master-index idiom) so that every lane
       // stays awake for the shuffles, but only live lanes write. Lanes with no token at all
@@ -90,9 +86,10 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
       const varying<SG, i64> t = first + sg.select(live, i_master, count - 1);
       const varying<SG, i64> t_addr =
           sg.select(t < 0, i64{0}, sg.select(t < src.tokens(), t, src.tokens() - 1));
+      const varying<SG, std::int32_t> c = src.word(sg, t_addr);
       const varying<SG, float> u = token_uniforms(
           sg, seed, iteration, varying<SG, std::uint64_t>(t_addr) + first_token);
-      sg.scatter(z, t_addr, draw_lanes(wd, src, m_addr, src.word(sg, t_addr), u), live);
+      sg.scatter(z, t_addr, draw_lanes<WD>(sg, scratch, src, m_addr, c, u), live);
     }
   }
 }
