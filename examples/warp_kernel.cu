@@ -2,13 +2,22 @@
 // (hipcc -x hip): butterfly::device_warp::warp picks the intrinsics by dialect. Each warp
 // draws for W documents at a time, lane l for document q*W + l, as the paper's Algorithm 6
 // does; a second kernel draws one index per row of a weight matrix. Compiled in CI (no GPU
-// there); launch with blocks of whole warps and scratch for every warp of the grid.
+// there, the resource report checked for spills); launch with blocks of whole warps, at
+// most block_threads of them, and scratch for every warp of the grid.
+//
+// __launch_bounds__(block_threads): the butterfly keeps a[W] and c_warp[W] in registers,
+// most of the 512 a lane can have on gfx90a (the library's product kernel: 256 VGPRs and
+// 217 AGPRs) and close to NVIDIA's 255. Without the bound the compiler must fit blocks of
+// 1024 threads and caps a lane at 128 registers on gfx90a: the product kernel below then
+// spilled 544 VGPRs to scratch memory.
 #include <butterfly/device_warp/warp.hpp>
 #include <butterfly/warp_draw.hpp>
 
 #include <cstdint>
 
 namespace example {
+
+constexpr int block_threads = 256;
 
 // Where a translation unit is compiled for several AMD targets, the device pass builds
 // only the kernel whose W is this target's wavefront (the host picks by warpSize).
@@ -26,9 +35,10 @@ __host__ __device__ constexpr bool this_target_has() {
 // grid. u from the library's stream, so z equals butterfly::draw_topics's (same seed,
 // width W, butterfly, first_token 0).
 template <int W>
-__global__ void draw_topics(const float* theta, const float* phi, int K, const std::int64_t* offsets,
-                            std::int64_t M, const std::int32_t* words, std::uint64_t seed,
-                            float* scratch, std::int32_t* z) {
+__global__ void __launch_bounds__(block_threads)
+    draw_topics(const float* theta, const float* phi, int K, const std::int64_t* offsets,
+                std::int64_t M, const std::int32_t* words, std::uint64_t seed, float* scratch,
+                std::int32_t* z) {
   if constexpr (this_target_has<W>()) {
     using warp = butterfly::device_warp::warp<W>;
     using draw_t = butterfly::warp_draw<warp, butterfly::algorithm::butterfly>;
@@ -62,8 +72,9 @@ __global__ void draw_topics(const float* theta, const float* phi, int K, const s
 
 // out[r] = a draw from row r of weights (R x K), like torch.multinomial(weights, 1).
 template <int W>
-__global__ void draw_rows(const float* weights, int K, std::int32_t R, const float* u,
-                          float* scratch, std::int32_t* out) {
+__global__ void __launch_bounds__(block_threads)
+    draw_rows(const float* weights, int K, std::int32_t R, const float* u, float* scratch,
+              std::int32_t* out) {
   if constexpr (this_target_has<W>()) {
     using warp = butterfly::device_warp::warp<W>;
     using draw_t = butterfly::warp_draw<warp>;
@@ -82,7 +93,8 @@ __global__ void draw_rows(const float* weights, int K, std::int32_t R, const flo
 }
 
 // Host side: the kernels for the warp width of the device (32 on NVIDIA and RDNA, 64 on
-// CDNA). blocks * threads_per_block / warp_size warps, each with its own scratch.
+// CDNA). blocks * threads_per_block / warp_size warps, each with its own scratch;
+// threads_per_block a multiple of warp_size, at most block_threads.
 void launch_draw_topics(int warp_size, int blocks, int threads_per_block, const float* theta,
                         const float* phi, int K, const std::int64_t* offsets, std::int64_t M,
                         const std::int32_t* words, std::uint64_t seed, float* scratch,
