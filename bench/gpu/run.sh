@@ -114,7 +114,7 @@ fi
 
 # One build tree per register cap (__launch_bounds__ minimum blocks per multiprocessor); cap
 # 1 is the default build and also builds (all targets) and runs the backend test suite. Built side by side: nvcc compiles
-# kernels.cpp as one translation unit, so three trees use the cores better than one.
+# the executor (the draw kernels) as one translation unit, so three trees use the cores better than one.
 # CAPS overrides the list; the rehearsal builds two trees, enough to exercise the sweep.
 if [[ $mode == rehearse ]]; then read -ra caps <<< "${CAPS:-1 2}"; else read -ra caps <<< "${CAPS:-1 2 4}"; fi
 targets=(butterfly-bench-draw butterfly-bench-lda)

@@ -73,7 +73,7 @@ TEST_CASE("closed-form: Figure 2 rows 3 and 6 of the first block (W=8, K=19)", "
   std::vector<float> scratch(detail::warp_scratch<SG>::floats(19));
   const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), 19);
   const SG sg;
-  const detail::row_form src{w.data(), 8, 19};
+  const detail::row_weights src{w.data(), 19};
   const auto lane = sg.lane();
   const detail::token<SG> tok{SG::varying<std::int64_t>(lane), SG::varying<std::int32_t>(lane)};
   detail::butterfly::draw(sg, src, ws, tok, SG::varying<float>(0.5f));

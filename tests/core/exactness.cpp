@@ -53,7 +53,7 @@ void compare_with_oracle(const std::vector<float>& weights, int K, Draw draw,
   }
 }
 
-template <class Kernel, int W>
+template <algorithm A, int W>
 void exactness_for_width() {
   std::mt19937 gen(1234 + W);
   for (int K : k_grid(W)) {
@@ -63,7 +63,7 @@ void exactness_for_width() {
     for (float& x : weights) x = static_cast<float>(std::max(0, small(gen)));
     compare_with_oracle<W>(
         weights, K, [&](const std::vector<float>& u) {
-          return draw_rows_with_u<W, Kernel>(weights, K, u);
+          return draw_rows_with_u<W, A>(weights, K, u);
         },
         "rows");
 
@@ -82,7 +82,7 @@ void exactness_for_width() {
     }
     compare_with_oracle<W>(
         products, K, [&](const std::vector<float>& u) {
-          return draw_products_with_u<W, Kernel>(theta, phi, K, words, u);
+          return draw_products_with_u<W, A>(theta, phi, K, words, u);
         },
         "products");
   }
@@ -92,5 +92,5 @@ void exactness_for_width() {
 
 TEMPLATE_TEST_CASE("exactness: draws equal the double oracle at every prefix-sum boundary",
                    "[exactness]", Basic, Transposed, Butterfly, WarpScan) {
-  for_all_widths([](auto W) { exactness_for_width<typename TestType::kernel, W.value>(); });
+  for_all_widths([](auto W) { exactness_for_width<TestType::value, W.value>(); });
 }

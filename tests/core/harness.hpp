@@ -1,6 +1,6 @@
-// Test helpers: run one core algorithm on one warp of the host lanes (the serial reference's
-// subgroup) with a chosen uniform per lane, and the double-precision oracle the algorithms
-// are checked against.
+// Test helpers: run one algorithm through the public collective (butterfly::warp_draw) on
+// one warp of the host lanes (the serial reference's subgroup) with a chosen uniform per
+// lane, and the double-precision oracle the algorithms are checked against.
 #pragma once
 
 #include <cmath>
@@ -10,24 +10,21 @@
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/search.hpp"
 #include "butterfly/host_lanes/executor.hpp"
+#include "butterfly/warp_draw.hpp"
 
 namespace butterfly::test {
 
-// Algorithm tags for TEMPLATE_TEST_CASE: the kernel type and the public enum value.
+// Algorithm tags for TEMPLATE_TEST_CASE.
 struct Basic {
-  using kernel = detail::basic;
   static constexpr algorithm value = algorithm::basic;
 };
 struct Transposed {
-  using kernel = detail::transposed;
   static constexpr algorithm value = algorithm::transposed;
 };
 struct Butterfly {
-  using kernel = detail::butterfly;
   static constexpr algorithm value = algorithm::butterfly;
 };
 struct WarpScan {
-  using kernel = detail::warp_scan;
   static constexpr algorithm value = algorithm::warp_scan;
 };
 
@@ -58,45 +55,42 @@ inline std::vector<int> k_grid(int W) {
   return {1, 2, W - 1, W, W + 1, 2 * W - 1, 2 * W, 3 * W + 5, 240, 1000};
 }
 
+template <int W>
+typename host_lanes::subgroup<W>::template varying<float> lanes_of(const std::vector<float>& u) {
+  typename host_lanes::subgroup<W>::template varying<float> v;
+  for (int l = 0; l < W; ++l) v[l] = u[l];
+  return v;
+}
+
 // Row form: lane r draws from row r of `weights` (W x K) with uniform u[r].
-template <int W, class Kernel>
+template <int W, algorithm A>
 std::vector<int> draw_rows_with_u(const std::vector<float>& weights, int K,
                                   const std::vector<float>& u) {
   using SG = host_lanes::subgroup<W>;
   const SG sg;
-  std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
-  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
-  const detail::row_form src{weights.data(), W, K};
-  const auto lane = sg.lane();
-  const detail::token<SG> tok{typename SG::template varying<std::int64_t>(lane),
-                              typename SG::template varying<std::int32_t>(lane)};
-  typename SG::template varying<float> uu;
-  for (int l = 0; l < W; ++l) uu[l] = u[l];
-  const auto j = Kernel::draw(sg, src, ws, tok, uu);
+  std::vector<float> scratch(warp_draw<SG, A>::scratch_floats(K));
+  const auto j = warp_draw<SG, A>::rows(sg, scratch.data(), K, weights.data(), sg.lane(),
+                                        lanes_of<W>(u));
   return std::vector<int>(j.v, j.v + W);
 }
 
 // Product form: lane r is document r with one token of word words[r]; theta is W x K,
-// phi V x K. Theta is cached first, as draw_warp does.
-template <int W, class Kernel>
+// phi V x K.
+template <int W, algorithm A>
 std::vector<int> draw_products_with_u(const std::vector<float>& theta,
                                       const std::vector<float>& phi, int K,
                                       const std::vector<std::int32_t>& words,
                                       const std::vector<float>& u) {
   using SG = host_lanes::subgroup<W>;
   const SG sg;
-  std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
-  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
-  std::vector<std::int64_t> offsets(W + 1);
-  for (int m = 0; m <= W; ++m) offsets[m] = m;
-  const detail::product_form src{theta.data(), phi.data(), offsets.data(), words.data(),
-                                 W,            W,          K,           {nullptr, nullptr, nullptr, 0}};
+  using draw = warp_draw<SG, A>;
+  std::vector<float> scratch(draw::scratch_floats(K));
   const typename SG::template varying<std::int64_t> m(sg.lane());
-  Kernel::cache_theta(sg, src, ws, m);
-  const detail::token<SG> tok{m, src.word(sg, m)};
-  typename SG::template varying<float> uu;
-  for (int l = 0; l < W; ++l) uu[l] = u[l];
-  const auto j = Kernel::draw(sg, src, ws, tok, uu);
+  typename SG::template varying<std::int32_t> c;
+  for (int l = 0; l < W; ++l) c[l] = words[l];
+  draw::cache_theta(sg, scratch.data(), K, theta.data(), m);
+  const auto j = draw::products(sg, scratch.data(), K, theta.data(), phi.data(), m, c,
+                                lanes_of<W>(u));
   return std::vector<int>(j.v, j.v + W);
 }
 

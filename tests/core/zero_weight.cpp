@@ -31,7 +31,7 @@ std::vector<float> zero_pattern(int W, int K, std::mt19937& gen, bool integers) 
   return w;
 }
 
-template <class Kernel, int W>
+template <algorithm A, int W>
 void check_width() {
   std::mt19937 gen(99 + W);
   std::uniform_real_distribution<float> any_u(0.0f, 1.0f);
@@ -44,7 +44,7 @@ void check_width() {
       for (int round = 0; round < 200; ++round) {
         for (int r = 0; r < W; ++r)
           u[r] = round == 0 ? 0.0f : round == 1 ? 1.0f - 0x1p-24f : std::min(any_u(gen), 1.0f - 0x1p-24f);
-        const auto z = draw_rows_with_u<W, Kernel>(w, K, u);
+        const auto z = draw_rows_with_u<W, A>(w, K, u);
         for (int r = 0; r < W; ++r) {
           INFO("W=" << W << " K=" << K << " row " << r << " u=" << u[r]
                     << (integers ? " integer" : " rounding") << " weights, drew " << z[r]);
@@ -61,7 +61,7 @@ void check_width() {
 
 TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zero-weight]", Basic,
                    Transposed, Butterfly, WarpScan) {
-  for_all_widths([](auto W) { check_width<typename TestType::kernel, W.value>(); });
+  for_all_widths([](auto W) { check_width<TestType::value, W.value>(); });
 }
 
 // With a 24-bit u, sum * (1 - 2^-24) stays below a normal sum, but rounds up to the sum
@@ -83,7 +83,7 @@ TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
       for (int k = 0; k < K; ++k) s += w[r * K + k];
       rounded_up += (s * u_max == s);
     }
-    const auto z = draw_rows_with_u<W, typename TestType::kernel>(w, K, std::vector<float>(W, u_max));
+    const auto z = draw_rows_with_u<W, TestType::value>(w, K, std::vector<float>(W, u_max));
     for (int r = 0; r < W; ++r) {
       INFO("K=" << K << " row " << r);
       REQUIRE(z[r] == K - 2);  // the last positive topic
@@ -124,7 +124,7 @@ TEST_CASE("zero-weight: the butterfly's rounding trap is caught (regression)", "
   REQUIRE(unguarded.j[3] == 0);
   REQUIRE(w[3 * K + 0] == 0.0f);
 
-  const auto z = draw_rows_with_u<W, detail::butterfly>(w, K, u);
+  const auto z = draw_rows_with_u<W, algorithm::butterfly>(w, K, u);
   REQUIRE(z[3] == 1);
   REQUIRE(z[3] == oracle(&w[3 * K], K, u[3]));
 }

@@ -14,7 +14,7 @@
 #include "butterfly/device_warp/warp.hpp"
 
 // The second __launch_bounds__ argument (minimum resident blocks per multiprocessor) caps
-// registers per thread. Raising it is how tests/static_checks demonstrates that a forced
+// registers per thread. Raising it is how the static checks (static_checks/) demonstrate that a forced
 // spill is caught.
 #ifndef BUTTERFLY_GPU_MIN_BLOCKS
 #define BUTTERFLY_GPU_MIN_BLOCKS 1

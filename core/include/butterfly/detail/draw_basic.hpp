@@ -68,9 +68,7 @@ BUTTERFLY_FN varying<SG, int> finish_draw(const SG& sg, const Source& src, const
 
 // Algorithms that read theta straight from its rows have nothing to cache per warp.
 struct reads_theta_directly {
-  template <class SG, class Source>
-  BUTTERFLY_FN static void cache_theta(const SG&, const Source&, const warp_scratch<SG>&,
-                                       const varying<SG, std::int64_t>&) {}
+  static constexpr bool caches_theta = false;
 };
 
 struct basic : reads_theta_directly {

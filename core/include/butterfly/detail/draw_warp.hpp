@@ -1,41 +1,83 @@
-// The outer loop of Algorithms 4 and 6 for one warp (subgroup) q: lane r owns warp slot
-// qW + r (document qW + r - lane_shift, or with warp packing the segment the plan put
-// there; see sources.hpp) and walks its tokens with the paper's master index. Token t
-// (local to the slice the caller passed) is drawn with the uniform of global token
-// first_token + t.
+// The outer loop of Algorithms 4 and 6 for one warp (subgroup) q, on the public collective
+// warp_draw: lane r owns warp slot qW + r (document qW + r - lane_shift, or with warp
+// packing the segment the plan put there; see sources.hpp) and walks its tokens with the
+// paper's master index. Token t (local to the slice the caller passed) is drawn with the
+// uniform of global token first_token + t.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
-#include "butterfly/detail/rng_lanes.hpp"
 #include "butterfly/detail/sources.hpp"
+#include "butterfly/warp_draw.hpp"
 
 namespace butterfly::detail {
 
 // Algorithms whose lanes hold topics rather than documents (warp_scan) say so.
-template <class Algorithm, class = void>
+template <class Kernel, class = void>
 struct lanes_are_topics : std::false_type {};
-template <class Algorithm>
-struct lanes_are_topics<Algorithm, std::void_t<decltype(Algorithm::lanes_are_topics)>>
-    : std::bool_constant<Algorithm::lanes_are_topics> {};
+template <class Kernel>
+struct lanes_are_topics<Kernel, std::void_t<decltype(Kernel::lanes_are_topics)>>
+    : std::bool_constant<Kernel::lanes_are_topics> {};
 
-template <class Algorithm, class SG, class Source>
+// How each form's tokens reach the collective WD: its weights, and its word c (a row is
+// its own word).
+template <class WD, class SG>
+BUTTERFLY_FN varying<SG, int> draw_lanes(const SG& sg, float* scratch, const product_form& src,
+                                         const varying<SG, std::int64_t>& m,
+                                         const varying<SG, std::int32_t>& c,
+                                         const varying<SG, float>& u) {
+  return WD::products(sg, scratch, src.K, src.theta, src.phi, m, c, u);
+}
+template <class WD, class SG>
+BUTTERFLY_FN varying<SG, int> draw_lanes(const SG& sg, float* scratch, const row_form& src,
+                                         const varying<SG, std::int64_t>&,
+                                         const varying<SG, std::int32_t>& c,
+                                         const varying<SG, float>& u) {
+  return WD::rows(sg, scratch, src.K, src.weights, c, u);
+}
+
+template <class WD, class SG>
+BUTTERFLY_FN int draw_together(const SG& sg, float* scratch, const product_form& src,
+                               std::int64_t m, std::int32_t c, float u) {
+  return WD::products_together(sg, scratch, src.K, src.theta, src.phi, m, c, u);
+}
+template <class WD, class SG>
+BUTTERFLY_FN int draw_together(const SG& sg, float* scratch, const row_form& src, std::int64_t,
+                               std::int32_t c, float u) {
+  return WD::row_together(sg, scratch, src.K, src.weights, c, u);
+}
+
+template <class Kernel, class SG, class Source>
 BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
                             const warp_scratch<SG>& ws, std::int32_t* z, std::uint64_t seed,
                             std::uint32_t iteration, std::uint64_t first_token) {
   using i64 = std::int64_t;
+  using WD = basic_warp_draw<SG, Kernel>;
+  // The warp's scratch as the collective takes it: carve() puts theta_local first.
+  float* const scratch = ws.theta_local.base;
   const varying<SG, i64> slot = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = slot < src.items();
   const lane_slot<SG> own = src.slot(sg, sg.select(real, slot, src.items() - 1));
   const varying<SG, i64>& m_addr = own.m;
   const varying<SG, i64>& first = own.first;
   const varying<SG, i64> count = sg.select(real, own.count, i64{0});
-  if constexpr (lanes_are_topics<Algorithm>::value) {
-    Algorithm::draw_items(sg, src, ws, m_addr, first, count, z, seed, iteration, first_token);
-    return;
+  if constexpr (lanes_are_topics<Kernel>::value) {
+    // Lane l's documents one token at a time, each drawn by the whole subgroup. Every
+    // lane stores the same z (one store on a CPU, a benign same-value store on a GPU).
+    for (int l = 0; l < SG::width; ++l) {
+      const i64 m_l = sg.shuffle(m_addr, l), begin = sg.shuffle(first, l);
+      const i64 end = begin + sg.shuffle(count, l);
+      for (i64 t = begin; t < end; ++t)
+        z[t] = draw_together<WD>(sg, scratch, src, m_l, src.word_at(t),
+                                 rng::token_uniform(seed, iteration,
+                                                    first_token + static_cast<std::uint64_t>(t)));
+    }
   } else {
-    Algorithm::cache_theta(sg, src, ws, m_addr);
+    // Called here, not through a helper like the draws: warp_draw.hpp says why. The row
+    // form has no theta to cache.
+    if constexpr (std::is_same_v<Source, product_form>)
+      WD::cache_theta(sg, scratch, src.K, src.theta, m_addr);
     for (i64 i_master = 0; sg.any(i_master < count); ++i_master) {
       // A lane past its last token repeats it (the master-index idiom) so that every lane
       // stays awake for the shuffles, but only live lanes write. Lanes with no token at all
@@ -44,10 +86,10 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
       const varying<SG, i64> t = first + sg.select(live, i_master, count - 1);
       const varying<SG, i64> t_addr =
           sg.select(t < 0, i64{0}, sg.select(t < src.tokens(), t, src.tokens() - 1));
-      const token<SG> tok{m_addr, src.word(sg, t_addr)};
+      const varying<SG, std::int32_t> c = src.word(sg, t_addr);
       const varying<SG, float> u = token_uniforms(
           sg, seed, iteration, varying<SG, std::uint64_t>(t_addr) + first_token);
-      sg.scatter(z, t_addr, Algorithm::draw(sg, src, ws, tok, u), live);
+      sg.scatter(z, t_addr, draw_lanes<WD>(sg, scratch, src, m_addr, c, u), live);
     }
   }
 }

@@ -17,7 +17,6 @@
 #include <cstdint>
 
 #include "butterfly/detail/draw_basic.hpp"
-#include "butterfly/detail/rng.hpp"
 #include "butterfly/detail/search.hpp"
 #include "butterfly/detail/sources.hpp"
 
@@ -56,7 +55,9 @@ BUTTERFLY_FN varying<SG, float> chunk_product(const SG& sg, const Source& src, s
 }
 
 struct warp_scan : reads_theta_directly {
-  // draw_warp hands whole documents to draw_items instead of one token per lane.
+  // draw_warp walks a warp's documents token by token, each drawn with the whole subgroup
+  // (draw_token), instead of one token per lane: no lane idles on a finished document, so
+  // lane utilization is K / (W ceil(K / W)) whatever the lengths.
   static constexpr bool lanes_are_topics = true;
 
   // Draws one token (document or row m, word c, uniform u) with the whole subgroup; every
@@ -105,7 +106,7 @@ struct warp_scan : reads_theta_directly {
   }
 
   // The interface the other algorithms share (one token per lane, each with its own u):
-  // the lanes' tokens are drawn one after another. Tests call it with chosen u.
+  // the lanes' tokens are drawn one after another (warp_draw's per-lane members).
   template <class SG, class Source>
   BUTTERFLY_FN static varying<SG, int> draw(const SG& sg, const Source& src,
                                             const warp_scratch<SG>& ws, const token<SG>& tok,
@@ -118,28 +119,6 @@ struct warp_scan : reads_theta_directly {
       z = sg.select(r == l, k, z);
     }
     return z;
-  }
-
-  // Warp q's documents (lane r's item m[r], first token first[r], count[r] tokens, 0 for
-  // padding) drawn token by token, each with the whole subgroup: no lane idles on a
-  // finished document, so lane utilization is K / (W ceil(K / W)) whatever the lengths.
-  // Every lane stores the same z (one store on a CPU, a benign same-value store on a GPU).
-  template <class SG, class Source>
-  BUTTERFLY_FN static void draw_items(const SG& sg, const Source& src,
-                                      const warp_scratch<SG>& ws,
-                                      const varying<SG, std::int64_t>& m,
-                                      const varying<SG, std::int64_t>& first,
-                                      const varying<SG, std::int64_t>& count, std::int32_t* z,
-                                      std::uint64_t seed, std::uint32_t iteration,
-                                      std::uint64_t first_token) {
-    for (int l = 0; l < SG::width; ++l) {
-      const std::int64_t m_l = sg.shuffle(m, l), begin = sg.shuffle(first, l);
-      const std::int64_t end = begin + sg.shuffle(count, l);
-      for (std::int64_t t = begin; t < end; ++t)
-        z[t] = draw_token(sg, src, ws.p.base, m_l, src.word_at(t),
-                          rng::token_uniform(seed, iteration,
-                                             first_token + static_cast<std::uint64_t>(t)));
-    }
   }
 };
 

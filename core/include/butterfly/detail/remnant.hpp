@@ -1,39 +1,19 @@
-// What Algorithms 5 and 7 share: the theta_local cache (Algorithm 5, which Algorithm 6
-// reuses), c_warp, the leading remnant of K mod W topics (ordinary per-lane prefix sums,
-// since there is no whole W x W block to transpose) and the transposed product loads.
+// What Algorithms 5 and 7 share: reading the theta_local cache (Algorithm 5, which
+// Algorithm 6 reuses), c_warp, the leading remnant of K mod W topics (ordinary per-lane
+// prefix sums, since there is no whole W x W block to transpose) and the transposed
+// product loads.
 #pragma once
 
 #include "butterfly/detail/sources.hpp"
 
 namespace butterfly::detail {
 
-// Algorithms 5 and 7 start each warp with Algorithm 5, "cache theta values into
-// theta_local": the remnant is cached as is, each W x W block transposed, so that every
-// load reads W consecutive floats of one theta row. m holds each lane's (real) document.
-// Departure from the paper: lane k's row is broadcast (row[k]) rather than computed as
-// q * W + k, so that a packed or shifted warp, whose documents are not q * W ..
-// q * W + W - 1, caches the right rows. A source without theta (the row form) caches
-// nothing.
+// Algorithms 5 and 7 start each warp with Algorithm 5's "cache theta values into
+// theta_local" and read theta from there. That step is warp_draw's cache_theta
+// (butterfly/warp_draw.hpp, which says why it is written there); the row form has no
+// theta and caches nothing.
 struct caches_theta_local {
-  template <class SG, class Source>
-  BUTTERFLY_FN static void cache_theta(const SG& sg, const Source& src, const warp_scratch<SG>& ws,
-                                       const varying<SG, std::int64_t>& m) {
-    if constexpr (Source::has_theta) {
-      constexpr int W = SG::width;
-      const int K = src.K;
-      const weight_rows theta = src.theta_rows();
-      int j = 0;
-      for (; j < K % W; ++j) ws.theta_local.set(sg, j, theta.at(sg, m, j));
-      std::int64_t row[W];
-      BUTTERFLY_UNROLL
-      for (int k = 0; k < W; ++k) row[k] = sg.shuffle(m, k);
-      for (; j < K; j += W) {
-        BUTTERFLY_UNROLL
-        for (int k = 0; k < W; ++k)
-          ws.theta_local.set(sg, j + k, sg.load(theta.row(row[k]) + j));
-      }
-    }
-  }
+  static constexpr bool caches_theta = true;
 };
 
 // c_warp[k] = shuffle(c, k): every lane learns every lane's word (Algorithm 7, line z9shuffle).

@@ -1,13 +1,15 @@
-// Where the unnormalized weights come from. A source offers rows of K floats and says which
-// warp slot walks which tokens; the algorithms (draw_*.hpp, remnant.hpp) do the paper's
-// loads from those rows themselves.
+// Where the unnormalized weights come from, in two layers.
 //
-// product_form: LDA's weight of topic k for token t of document m is theta[m,k] * phi[c,k]
-//               with c = w[t]: theta_rows() row m times phi_rows() row c.
-// row_form:     row r of an R x K matrix, drawn once. It is the product form with no theta
-//               (has_theta is false), phi = the weight matrix and each row a one-token
-//               document whose "word" c is the row itself, so the transposed loads of
-//               Algorithm 7 apply to it unchanged.
+// Weights (what the algorithms read, draw_*.hpp and remnant.hpp; also what the public
+// warp_draw takes): rows of K floats, from which the algorithms do the paper's loads.
+// product_weights: LDA's weight of topic k for a token of document m with word c is
+//                  theta[m,k] * phi[c,k]: theta_rows() row m times phi_rows() row c.
+// row_weights:     row r of an R x K matrix. It is the product form with no theta
+//                  (has_theta is false), phi = the weight matrix and the row itself as
+//                  the "word" c, so the transposed loads of Algorithm 7 apply unchanged.
+//
+// Forms (what draw_warp.hpp walks): which warp slot draws which tokens, and each token's
+// word. product_form is a CSR corpus over product weights; row_form draws every row once.
 //
 // Lanes: the butterfly rounds differently on different lanes, so a document's lane must
 // not depend on where a caller cut the corpus. Document (or row) g of the whole corpus runs
@@ -74,6 +76,27 @@ struct weight_rows {
   }
 };
 
+struct product_weights {
+  const float* theta;  // rows of K: theta row m
+  const float* phi;    // rows of K: phi row c
+  int K;
+
+  static constexpr bool has_theta = true;
+
+  BUTTERFLY_FN weight_rows theta_rows() const { return {theta, K}; }
+  BUTTERFLY_FN weight_rows phi_rows() const { return {phi, K}; }
+};
+
+struct row_weights {
+  const float* weights;  // rows of K
+  int K;
+
+  // No theta: nothing to cache (a row is drawn once) and nothing to multiply by.
+  static constexpr bool has_theta = false;
+
+  BUTTERFLY_FN weight_rows phi_rows() const { return {weights, K}; }
+};
+
 struct product_form {
   const float* theta;            // M x K, row-major
   const float* phi;              // V x K, row-major
@@ -85,11 +108,6 @@ struct product_form {
   packed_slots packed{nullptr, nullptr, nullptr, 0};  // no packing unless a backend passes a plan
   int lane_shift = 0;  // first_document mod W; used without packing (the plan has it built in)
   std::int64_t V = 0;  // rows of phi (the kernels never need it; a backend that copies phi does)
-
-  static constexpr bool has_theta = true;
-
-  BUTTERFLY_FN weight_rows theta_rows() const { return {theta, K}; }
-  BUTTERFLY_FN weight_rows phi_rows() const { return {phi, K}; }
 
   // Warp slots: lane_shift idle ones, then the documents; or with packing the plan's.
   BUTTERFLY_FN std::int64_t items() const { return packed.doc ? packed.slots : lane_shift + M; }
@@ -120,11 +138,6 @@ struct row_form {
   std::int64_t R;
   int K;
   int lane_shift = 0;  // first_token mod W: row r of the call runs on lane (first_token + r) mod W
-
-  // No theta: nothing to cache (a row is drawn once) and nothing to multiply by.
-  static constexpr bool has_theta = false;
-
-  BUTTERFLY_FN weight_rows phi_rows() const { return {weights, K}; }
 
   BUTTERFLY_FN std::int64_t items() const { return lane_shift + R; }
   BUTTERFLY_FN std::int64_t tokens() const { return R; }

@@ -1,5 +1,5 @@
-// The CUDA and HIP runtime APIs behind one spelling, for the code in backends/cuda_hip that
-// both backends compile (as Ginkgo's common/cuda_hip does). Chosen by the language dialect:
+// The CUDA and HIP runtime APIs behind one spelling, for the code in backends/common/cuda_hip
+// that both backends compile (as Ginkgo's common/cuda_hip does). Chosen by the language dialect:
 // nvcc defines __CUDACC__, hipcc (clang -x hip) defines __HIP__.
 #pragma once
 

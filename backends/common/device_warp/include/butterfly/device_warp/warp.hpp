@@ -1,6 +1,6 @@
 // The subgroup of every GPU execution: one hardware warp (wavefront) of W threads, one
 // thread per lane, so a varying<T> is a plain T in a register. It implements the contract in
-// core/include/butterfly/detail/subgroup.hpp for the CUDA/HIP kernels (backends/cuda_hip)
+// core/include/butterfly/detail/subgroup.hpp for the CUDA/HIP kernels (backends/common/cuda_hip)
 // and for Kokkos's device spaces (one TeamPolicy thread's vector lanes): the caller supplies
 // the lane id, since a kernel knows it from threadIdx and Kokkos from ThreadVectorRange.
 //
