@@ -37,8 +37,8 @@ class openmp_executor final : public host_lanes::lanes_executor<openmp_executor>
     const std::int64_t chunk = host_lanes::warp_chunk(warps, team);
 #pragma omp parallel for schedule(dynamic) num_threads(team) if (warps > chunk)
     for (std::int64_t b = 0; b < warps; b += chunk)
-      host_lanes::run_warp_range<SG, Algorithm>(l, b, std::min(warps, b + chunk),
-                                                scratch.of(omp_get_thread_num()));
+      draw_warps<Algorithm>(SG{}, l.src, l.z, l.options, b, std::min(warps, b + chunk),
+                            scratch.of(omp_get_thread_num()));
   }
 };
 

@@ -3,11 +3,11 @@
 // bit for bit.
 #include "butterfly/host_lanes/executor.hpp"
 
-namespace butterfly::host_lanes {
+namespace butterfly {
 
 BUTTERFLY_ARRAY_LANES()  // the one copy of the array lanes every host executor links to
 
-}  // namespace butterfly::host_lanes
+}  // namespace butterfly
 
 namespace butterfly::detail {
 

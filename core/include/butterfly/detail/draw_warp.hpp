@@ -94,4 +94,15 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
   }
 }
 
+// Warps [q_begin, q_end) of src one after another with one warp's scratch (warp_scratch's
+// floats): how a host executor runs a range of warps on its lanes (a GPU kernel strides its
+// warps over the grid instead). Host code.
+template <class Kernel, class SG, class Source>
+void draw_warps(const SG& sg, const Source& src, std::int32_t* z, const draw_options& o,
+                std::int64_t q_begin, std::int64_t q_end, float* scratch) noexcept {
+  const auto ws = warp_scratch<SG>::carve(scratch, src.K);
+  for (std::int64_t q = q_begin; q < q_end; ++q)
+    draw_warp<Kernel>(sg, src, q, ws, z, o.seed, o.iteration, o.first_token);
+}
+
 }  // namespace butterfly::detail

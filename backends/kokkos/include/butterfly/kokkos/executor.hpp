@@ -80,8 +80,9 @@ class host_space_executor final
                          [=](std::int64_t c) {
                            using SG = host_lanes::host_subgroup<W>;
                            host_lanes::warp_scratch_buffer<SG> scratch(launch->src.K, 1);
-                           host_lanes::run_warp_range<SG, Algorithm>(
-                               *launch, c * chunk, std::min(warps, (c + 1) * chunk), scratch.of(0));
+                           butterfly::detail::draw_warps<Algorithm>(
+                               SG{}, launch->src, launch->z, launch->options, c * chunk,
+                               std::min(warps, (c + 1) * chunk), scratch.of(0));
                          });
     // The launch refers to the caller's frame; host spaces run kernels to completion anyway.
     compat::fence(space, "butterfly::draw(host lanes)");

@@ -1,6 +1,6 @@
-// The host lanes' launch of the draw kernel, shared by every executor whose lanes are
-// host_lanes (the serial reference, serial, openmp, and Kokkos host spaces): each runs ranges
-// of warps through run_warp_range and only says how it spreads the ranges over its threads.
+// What the executors whose lanes are host_lanes share (the serial reference, serial, openmp,
+// and Kokkos host spaces): each runs ranges of warps through the core's draw_warps with a
+// scratch buffer from here, and only says how it spreads the ranges over its threads.
 // Subgroup is host_subgroup (host_subgroup.hpp: SIMD registers where the lanes fit two,
 // arrays above; what serial, openmp and the Kokkos host spaces run), simd_subgroup (SIMD
 // registers at every width) or subgroup (plain arrays, the reference); all give the same z
@@ -33,17 +33,6 @@ struct warp_scratch_buffer {
   float* of(int i) { return floats.data() + per_warp * static_cast<std::size_t>(i); }
 };
 
-// Runs warps [q_begin, q_end) of l on SG's lanes with one warp's scratch.
-template <class SG, class Algorithm, class Source>
-void run_warp_range(const detail::warp_launch<Source>& l, std::int64_t q_begin,
-                    std::int64_t q_end, float* scratch) noexcept {
-  const auto ws = detail::warp_scratch<SG>::carve(scratch, l.src.K);
-  const SG sg;
-  const draw_options& o = l.options;
-  for (std::int64_t q = q_begin; q < q_end; ++q)
-    detail::draw_warp<Algorithm>(sg, l.src, q, ws, l.z, o.seed, o.iteration, o.first_token);
-}
-
 // Warps per range when an executor spreads them over `threads` threads: about eight ranges
 // per thread, enough for a dynamic schedule to even out long and short documents, few
 // enough that each range's scratch allocation is noise.
@@ -71,7 +60,7 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
   template <int W, class Algorithm, class Source>
   void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
     warp_scratch_buffer<Subgroup<W>> scratch(l.src.K, 1);
-    run_warp_range<Subgroup<W>, Algorithm>(l, 0, warps, scratch.of(0));
+    detail::draw_warps<Algorithm>(Subgroup<W>{}, l.src, l.z, l.options, 0, warps, scratch.of(0));
   }
 
  private:
@@ -82,16 +71,17 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
 // backends/serial/src/reference.cpp, is in every build): the host executors run arrays
 // wherever W lanes do not fit two SIMD registers (host_subgroup.hpp), and compiling those
 // widths again in each backend doubled the library's build time (most of all under the
-// sanitizers). PREFIX is `extern` here and empty where they are instantiated.
-#define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)                                        \
-  PREFIX template void run_warp_range<subgroup<W>, detail::basic, detail::FORM>(           \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;              \
-  PREFIX template void run_warp_range<subgroup<W>, detail::transposed, detail::FORM>(      \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;              \
-  PREFIX template void run_warp_range<subgroup<W>, detail::butterfly, detail::FORM>(       \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;              \
-  PREFIX template void run_warp_range<subgroup<W>, detail::warp_scan, detail::FORM>(       \
-      const detail::warp_launch<detail::FORM>&, std::int64_t, std::int64_t, float*) noexcept;
+// sanitizers). PREFIX is `extern` here and empty where they are instantiated (in namespace
+// butterfly, which encloses detail::draw_warps).
+#define BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, ALG, FORM)                                     \
+  PREFIX template void detail::draw_warps<detail::ALG, host_lanes::subgroup<W>, detail::FORM>( \
+      const host_lanes::subgroup<W>&, const detail::FORM&, std::int32_t*, const draw_options&,  \
+      std::int64_t, std::int64_t, float*) noexcept;
+#define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)             \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, basic, FORM)           \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, transposed, FORM)      \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, butterfly, FORM)       \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, warp_scan, FORM)
 #define BUTTERFLY_ARRAY_LANES_FORM(PREFIX, FORM) \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 4, FORM)      \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 8, FORM)      \
@@ -101,6 +91,9 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
 #define BUTTERFLY_ARRAY_LANES(PREFIX)                \
   BUTTERFLY_ARRAY_LANES_FORM(PREFIX, product_form) \
   BUTTERFLY_ARRAY_LANES_FORM(PREFIX, row_form)
-BUTTERFLY_ARRAY_LANES(extern)
 
 }  // namespace butterfly::host_lanes
+
+namespace butterfly {
+BUTTERFLY_ARRAY_LANES(extern)
+}  // namespace butterfly
