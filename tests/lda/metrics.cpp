@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "butterfly/lda/evaluation.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 #include "synthetic.hpp"
 
 using namespace butterfly;

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "butterfly/io/corpus.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 using namespace butterfly;
 

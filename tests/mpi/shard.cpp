@@ -10,7 +10,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/lda/evaluation.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 #include "synthetic.hpp"
 
 namespace lda = butterfly::lda;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "butterfly/detail/executor.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 namespace butterfly::lda {
 namespace steps {

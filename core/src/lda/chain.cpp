@@ -1,4 +1,4 @@
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "butterfly/lda/gamma.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 #include "synthetic.hpp"
 
 using namespace butterfly;
