@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "butterfly/detail/checks.hpp"
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "butterfly/lda/run_steps.hpp"
 
 namespace butterfly::lda {
@@ -62,16 +62,16 @@ estimator parse_estimator(const std::string& name) {
 
 const char* estimator_name(estimator e) { return e == estimator::mean ? "mean" : "sample"; }
 
-sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
-    : sampler(docs, h, seed, how, whole(docs), {}) {}
+chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
+    : chain(docs, h, seed, how, whole(docs), {}) {}
 
-sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
-                 count_combiner combine)
+chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
+             count_combiner combine)
     : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
   check(h_);
   // The draw checks the width on its first call; checked here too, so a bad width fails
   // before any work rather than after the initial state.
-  detail::resolve_width("lda::sampler", how_.width, default_width(), supported_widths());
+  detail::resolve_width("lda::chain", how_.width, default_width(), supported_widths());
   if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
       part_.first_doc % likelihood_block != 0 ||
       (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||
@@ -98,18 +98,18 @@ sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_
   for (std::int64_t t = 0; t < N; ++t) word_tokens_[next[words[t]]++] = t;
 }
 
-state sampler::initial_state() const { return engine(*this).take(); }
+state chain::initial_state() const { return sampler(*this).take(); }
 
-iteration_seconds sampler::iterate(state& s) const {
-  engine e(*this, std::move(s));
-  const iteration_seconds sec = e.iterate();
-  s = e.take();
+iteration_seconds chain::iterate(state& s) const {
+  sampler smp(*this, std::move(s));
+  const iteration_seconds sec = smp.iterate();
+  s = smp.take();
   return sec;
 }
 
-double sampler::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
+double chain::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
 
-std::vector<double> sampler::log_likelihood_partials(const state& s) const {
+std::vector<double> chain::log_likelihood_partials(const state& s) const {
   std::vector<double> partial(static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
   steps::run_on_host(detail::configured_executor(), steps::likelihood_blocks{local_offsets_.data(), docs_.words.data() + part_.first_token,
                                                s.theta.data(), s.phi.data(), h_.num_topics, part_.num_docs(),

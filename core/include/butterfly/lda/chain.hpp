@@ -1,10 +1,12 @@
-// The uncollapsed Gibbs sampler for LDA of the paper's evaluation. One iteration:
+// One Markov chain of the uncollapsed Gibbs sampler for LDA of the paper's evaluation: its
+// definition (lda::chain: documents, hyperparameters, seed, sampler_options, shard) and its
+// state. One iteration:
 //   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly's draw on the configured backend)
 //   2. count n_mk, n_wk (and n_k)              from z
 //   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
 //      (or their means, estimator::mean)
-// Steps 2 and 3 are lda/steps.hpp, run by lda::engine (engine.hpp) where the backend keeps
-// its memory.
+// Steps 2 and 3 are lda/steps.hpp; lda::sampler (sampler.hpp) runs the iterations where the
+// backend keeps its memory.
 // The state after iteration i is a pure function of (seed, i, corpus, hyperparameters,
 // sampler_options): every random number is keyed by (seed, iteration, stream, index), and every
 // reduction runs over fixed chunks combined in chunk order, so any thread count, backend or
@@ -40,8 +42,8 @@ enum class estimator { sample, mean };
 estimator parse_estimator(const std::string& name);
 const char* estimator_name(estimator e);
 
-// How the chain is run. With the seed, the corpus and the hyperparameters these define the
-// trained model bit for bit.
+// How the sampler runs the chain. With the seed, the corpus and the hyperparameters these
+// define the trained model bit for bit.
 struct sampler_options {
   algorithm method = algorithm::butterfly;  // how z is drawn
   int width = 0;  // lanes per subgroup of the z draw; 0 = the backend's native width
@@ -96,7 +98,7 @@ struct state {
 };
 
 struct iteration_seconds {
-  double z_draw = 0;   // the z draw (engine::iterate: the backend's draw, checked once)
+  double z_draw = 0;   // the z draw (sampler::iterate: the backend's draw, checked once)
   double combine = 0;  // count_combiner (communication in a distributed run)
   double rest = 0;     // counts and Dirichlet draws
 };
@@ -105,22 +107,27 @@ struct iteration_seconds {
 // process or after they are gathered from many.
 double ordered_sum(const std::vector<double>& partials);
 
-class sampler {
+// The definition of one Markov chain: the documents, the hyperparameters, the seed, the
+// sampler_options, the shard and the count combiner (with the shard's CSR helpers built from
+// them). The state after iteration i is a pure function of it (and of i); an lda::sampler
+// (sampler.hpp) runs the iterations.
+class chain {
  public:
-  // docs must outlive the sampler. The sampler draws z and theta of the documents of
-  // `part` (whole(docs) by default; its first_doc a multiple of likelihood_block) and phi
-  // from the counts `combine` returns (those of `part` alone by default). Every random
-  // number is keyed by global document and token numbers, so the shards of a distributed
-  // run together draw exactly what one process drawing the whole corpus draws.
-  sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how);
-  sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
-          count_combiner combine);
+  // docs must outlive the chain. Its z and theta are those of the documents of `part`
+  // (whole(docs) by default; its first_doc a multiple of likelihood_block), its phi is drawn
+  // from the counts `combine` returns (those of `part` alone by default). Every random number
+  // is keyed by global document and token numbers, so the shards of a distributed run
+  // together draw exactly what one process drawing the whole corpus draws.
+  chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how);
+  chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
+        count_combiner combine);
 
+  // Conveniences that run an lda::sampler (sampler.hpp) on the configured backend for one
+  // iteration. On a GPU build each call copies the state to the device and back; a training
+  // loop keeps an lda::sampler instead.
   // Iteration 0: z uniform at random, then theta and phi drawn from the counts.
   state initial_state() const;
-  // Advances s by one iteration: an lda::engine (engine.hpp) on the configured backend
-  // around one iteration. On a GPU build that copies s to the device and back each call;
-  // a training loop keeps an engine instead.
+  // Advances s by one iteration.
   iteration_seconds iterate(state& s) const;
   // log p(w | theta, phi) = sum over tokens t of log sum_k theta[m(t),k] phi[w(t),k]
   // (lda::dot and portable log: the same bits on every machine and on the device).
@@ -134,7 +141,7 @@ class sampler {
   const hyperparameters& hyper() const { return h_; }
 
  private:
-  friend class engine;  // runs the iteration on the sampler's documents and options
+  friend class sampler;  // runs the iterations on the chain's documents and options
 
   documents docs_;
   hyperparameters h_;

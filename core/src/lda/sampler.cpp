@@ -1,4 +1,4 @@
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/lda/sampler.hpp"
 
 #include <chrono>
 #include <stdexcept>
@@ -47,26 +47,26 @@ std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 
 }  // namespace
 
-struct engine::arrays {
-  arrays(const sampler& s, const detail::executor& b, state&& st)
+struct sampler::arrays {
+  arrays(const chain& c, const detail::executor& b, state&& st)
       : host(std::move(st)),
         iteration(host.iteration),
         theta(b, host.theta.data(), host.theta.size()),
         phi(b, host.phi.data(), host.phi.size()),
         z(b, host.z.data(), host.z.size()),
-        offsets(b, s.local_offsets_.data(), s.local_offsets_.size()),
-        words(b, s.docs_.words.data() + s.part_.first_token, size_of(s.part_.num_tokens())),
-        word_offsets(b, s.word_offsets_.data(), s.word_offsets_.size()),
-        word_tokens(b, s.word_tokens_.data(), s.word_tokens_.size()),
+        offsets(b, c.local_offsets_.data(), c.local_offsets_.size()),
+        words(b, c.docs_.words.data() + c.part_.first_token, size_of(c.part_.num_tokens())),
+        word_offsets(b, c.word_offsets_.data(), c.word_offsets_.size()),
+        word_tokens(b, c.word_tokens_.data(), c.word_tokens_.size()),
         n_mk(b, host.theta.size()),
         n_wk(b, host.phi.size()),
-        chunks((s.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
-        count_partial(b, s.how_.theta_phi == estimator::mean ? size_of(chunks * s.h_.num_topics) : 0),
-        sum_partial(b, s.how_.theta_phi == estimator::sample ? size_of(chunks * s.h_.num_topics) : 0),
-        scale(b, size_of(s.h_.num_topics)),
-        g_theta(b, s.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
-        g_phi(b, s.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
-        likelihood(b, size_of((s.part_.num_docs() + likelihood_block - 1) / likelihood_block)) {}
+        chunks((c.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
+        count_partial(b, c.how_.theta_phi == estimator::mean ? size_of(chunks * c.h_.num_topics) : 0),
+        sum_partial(b, c.how_.theta_phi == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
+        scale(b, size_of(c.h_.num_topics)),
+        g_theta(b, c.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
+        g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
+        likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)) {}
 
   // The state on the host: on host memory the arrays the kernels work on, on device memory
   // the copy that current() refreshes when the kernels have changed the state since.
@@ -94,84 +94,84 @@ struct engine::arrays {
 
 namespace {
 
-state sized_state(const sampler& s) {
-  const std::int64_t K = s.hyper().num_topics;
+state sized_state(const chain& c) {
+  const std::int64_t K = c.hyper().num_topics;
   state st;
-  st.theta.resize(size_of(s.part().num_docs() * K));
-  st.phi.resize(size_of(s.docs().vocab_size * K));
-  st.z.resize(size_of(s.part().num_tokens()));
+  st.theta.resize(size_of(c.part().num_docs() * K));
+  st.phi.resize(size_of(c.docs().vocab_size * K));
+  st.z.resize(size_of(c.part().num_tokens()));
   return st;
 }
 
 }  // namespace
 
-engine::engine(const sampler& s, const detail::executor& where) : engine(s, sized_state(s), where) {
-  const steps::initial_topics init{s_.seed_, static_cast<std::uint64_t>(s_.part_.first_token), s_.h_.num_topics,
+sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, sized_state(c), where) {
+  const steps::initial_topics init{c_.seed_, static_cast<std::uint64_t>(c_.part_.first_token), c_.h_.num_topics,
                                    a_->z.data()};
-  run(init, s_.part_.num_tokens());
+  run(init, c_.part_.num_tokens());
   estimate(0);
   a_->changed();
 }
 
-engine::engine(const sampler& s, state resumed, const detail::executor& where) : s_(s), b_(where) {
-  detail::require_available(b_, "lda::engine");
-  const std::int64_t K = s_.h_.num_topics;
-  if (resumed.theta.size() != size_of(s_.part_.num_docs() * K) ||
-      resumed.phi.size() != size_of(s_.docs_.vocab_size * K) || resumed.z.size() != size_of(s_.part_.num_tokens()))
-    throw std::invalid_argument("lda::engine: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
+sampler::sampler(const chain& c, state resumed, const detail::executor& where) : c_(c), b_(where) {
+  detail::require_available(b_, "lda::sampler");
+  const std::int64_t K = c_.h_.num_topics;
+  if (resumed.theta.size() != size_of(c_.part_.num_docs() * K) ||
+      resumed.phi.size() != size_of(c_.docs_.vocab_size * K) || resumed.z.size() != size_of(c_.part_.num_tokens()))
+    throw std::invalid_argument("lda::sampler: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
                                 std::to_string(resumed.phi.size()) + " phi and " +
-                                std::to_string(resumed.z.size()) + " z entries; the sampler's shard needs " +
-                                std::to_string(s_.part_.num_docs() * K) + ", " +
-                                std::to_string(s_.docs_.vocab_size * K) + " and " +
-                                std::to_string(s_.part_.num_tokens()));
-  a_ = std::make_unique<arrays>(s_, b_, std::move(resumed));
+                                std::to_string(resumed.z.size()) + " z entries; the chain's shard needs " +
+                                std::to_string(c_.part_.num_docs() * K) + ", " +
+                                std::to_string(c_.docs_.vocab_size * K) + " and " +
+                                std::to_string(c_.part_.num_tokens()));
+  a_ = std::make_unique<arrays>(c_, b_, std::move(resumed));
   draw_options& o = a_->draw;
-  o.method = s_.how_.method;
-  o.width = s_.how_.width;
-  o.seed = s_.seed_;
-  o.first_token = static_cast<std::uint64_t>(s_.part_.first_token);
-  o.first_document = s_.part_.first_doc;  // keeps each document on its whole-corpus lane
+  o.method = c_.how_.method;
+  o.width = c_.how_.width;
+  o.seed = c_.seed_;
+  o.first_token = static_cast<std::uint64_t>(c_.part_.first_token);
+  o.first_document = c_.part_.first_doc;  // keeps each document on its whole-corpus lane
   // theta and phi are floored at probability_floor and come from Dirichlets: positive and
   // finite by construction, so checking them every iteration would only cost time.
   o.validate = false;
   // The checks and the plan read the host corpus; the kernels read the arrays in kernel memory.
-  const span<const std::int32_t> host_words(s_.docs_.words.data() + s_.part_.first_token,
-                                            size_of(s_.part_.num_tokens()));
-  a_->call = detail::prepare(b_, "lda::engine",
+  const span<const std::int32_t> host_words(c_.docs_.words.data() + c_.part_.first_token,
+                                            size_of(c_.part_.num_tokens()));
+  a_->call = detail::prepare(b_, "lda::sampler",
                              {span<const float>(nullptr, a_->host.theta.size()),
-                              span<const float>(nullptr, a_->host.phi.size()), s_.h_.num_topics,
-                              s_.local_offsets_, host_words, span<std::int32_t>(nullptr, a_->host.z.size())},
+                              span<const float>(nullptr, a_->host.phi.size()), c_.h_.num_topics,
+                              c_.local_offsets_, host_words, span<std::int32_t>(nullptr, a_->host.z.size())},
                              o);
   // Uploaded now, so that the iterations copy nothing.
   if (a_->call.plan) b_.place(a_->call.plan);
 }
 
-engine::~engine() = default;
+sampler::~sampler() = default;
 
 // On device memory the steps are the device backend's kernels; on host memory, host loops
 // over the executor's threads (run_steps.hpp).
-void engine::run(const steps::any& s, std::int64_t n) const {
+void sampler::run(const steps::any& s, std::int64_t n) const {
 #if defined(BUTTERFLY_DEVICE_STEPS)
   if (b_.kernel_memory() == detail::memory::device) return steps::run_on_device(s, n);
 #endif
   steps::run_on_host(b_, s, n);
 }
 
-std::uint32_t engine::iteration() const { return a_->iteration; }
+std::uint32_t sampler::iteration() const { return a_->iteration; }
 
-std::uint64_t engine::copied_bytes() const { return b_.copied_bytes(); }
+std::uint64_t sampler::copied_bytes() const { return b_.copied_bytes(); }
 
-iteration_seconds engine::iterate() {
+iteration_seconds sampler::iterate() {
   iteration_seconds sec;
   const auto t0 = std::chrono::steady_clock::now();
   draw_options& o = a_->draw;
   o.iteration = a_->iteration + 1;
   if (!a_->call.empty()) {
     arrays& a = *a_;
-    detail::launch(b_, "lda::engine", a.call,
+    detail::launch(b_, "lda::sampler", a.call,
                    {span<const float>(a.theta.data(), a.host.theta.size()),
-                    span<const float>(a.phi.data(), a.host.phi.size()), s_.h_.num_topics,
-                    span<const std::int64_t>(a.offsets.data(), s_.local_offsets_.size()),
+                    span<const float>(a.phi.data(), a.host.phi.size()), c_.h_.num_topics,
+                    span<const std::int64_t>(a.offsets.data(), c_.local_offsets_.size()),
                     span<const std::int32_t>(a.words.data(), a.call.src.tokens()),
                     span<std::int32_t>(a.z.data(), a.host.z.size())},
                    o, b_.kernel_memory());
@@ -187,37 +187,37 @@ iteration_seconds engine::iterate() {
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.
-double engine::estimate(std::uint32_t iteration) {
+double sampler::estimate(std::uint32_t iteration) {
   arrays& a = *a_;
-  const int K = s_.h_.num_topics;
-  const std::int64_t M = s_.part_.num_docs(), V = s_.docs_.vocab_size;
+  const int K = c_.h_.num_topics;
+  const std::int64_t M = c_.part_.num_docs(), V = c_.docs_.vocab_size;
   const std::int64_t entries = a.chunks * K;
   double combine_seconds = 0;
   run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
   run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
-  if (s_.combine_) {
+  if (c_.combine_) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
     // memory that stages n_wk through the host and back.
     const auto t0 = std::chrono::steady_clock::now();
-    a.n_wk.update_on_host(s_.combine_);
+    a.n_wk.update_on_host(c_.combine_);
     combine_seconds = seconds_since(t0);
   }
-  if (s_.how_.theta_phi == estimator::mean) {
-    run(steps::posterior_mean_rows{s_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
+  if (c_.how_.theta_phi == estimator::mean) {
+    run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
     run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
-    run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * s_.h_.beta,
+    run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * c_.h_.beta,
                              a.scale.data()},
            K);
-    run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, s_.h_.beta, a.phi.data()}, V * K);
+    run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V * K);
     return combine_seconds;
   }
-  const rng_key theta_key{s_.seed_, iteration, rng::stream::theta};
-  run(steps::gamma_entries{s_.h_.alpha, a.n_mk.data(), theta_key, static_cast<std::uint64_t>(s_.part_.first_doc) * K,
+  const rng_key theta_key{c_.seed_, iteration, rng::stream::theta};
+  run(steps::gamma_entries{c_.h_.alpha, a.n_mk.data(), theta_key, static_cast<std::uint64_t>(c_.part_.first_doc) * K,
                               a.g_theta.data()},
          M * K);
   run(steps::dirichlet_rows{a.g_theta.data(), K, a.theta.data()}, M);
-  const rng_key phi_key{s_.seed_, iteration, rng::stream::phi};
-  run(steps::gamma_entries{s_.h_.beta, a.n_wk.data(), phi_key, 0, a.g_phi.data()}, V * K);
+  const rng_key phi_key{c_.seed_, iteration, rng::stream::phi};
+  run(steps::gamma_entries{c_.h_.beta, a.n_wk.data(), phi_key, 0, a.g_phi.data()}, V * K);
   run(steps::column_partials<double, double>{a.g_phi.data(), V, K, a.sum_partial.data()}, entries);
   run(steps::sum_scale{a.sum_partial.data(), a.chunks, K, a.scale.data()}, K);
   run(steps::dirichlet_columns{a.g_phi.data(), a.scale.data(), K, 1.0f / static_cast<float>(V), a.phi.data()},
@@ -225,7 +225,7 @@ double engine::estimate(std::uint32_t iteration) {
   return combine_seconds;
 }
 
-const state& engine::current() {
+const state& sampler::current() {
   arrays& a = *a_;
   current_phi();
   if (a.theta_stale) a.theta.download(a.host.theta);
@@ -235,35 +235,35 @@ const state& engine::current() {
   return a.host;
 }
 
-const std::vector<float>& engine::current_phi() {
+const std::vector<float>& sampler::current_phi() {
   arrays& a = *a_;
   if (a.phi_stale) a.phi.download(a.host.phi);
   a.phi_stale = false;
   return a.host.phi;
 }
 
-std::vector<double> engine::log_likelihood_partials() {
+std::vector<double> sampler::log_likelihood_partials() {
   arrays& a = *a_;
-  run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), s_.h_.num_topics,
-                                  s_.part_.num_docs(), likelihood_block, a.likelihood.data()},
+  run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), c_.h_.num_topics,
+                                  c_.part_.num_docs(), likelihood_block, a.likelihood.data()},
          static_cast<std::int64_t>(a.likelihood.size()));
   std::vector<double> out;
   a.likelihood.copy_to(out);
   return out;
 }
 
-state engine::take() {
+state sampler::take() {
   current();
   return std::move(a_->host);
 }
 
-std::vector<std::int32_t> engine::document_topic_counts() const {
+std::vector<std::int32_t> sampler::document_topic_counts() const {
   std::vector<std::int32_t> out;
   a_->n_mk.copy_to(out);
   return out;
 }
 
-std::vector<std::int32_t> engine::word_topic_counts() const {
+std::vector<std::int32_t> sampler::word_topic_counts() const {
   std::vector<std::int32_t> out;
   a_->n_wk.copy_to(out);
   return out;

@@ -1,0 +1,71 @@
+// lda::sampler runs the iterations of an lda::chain (chain.hpp): it keeps the chain's state
+// where the backend's kernels read it, and runs each iteration there: device memory on
+// CUDA/HIP builds (theta, phi, z, the counts, the corpus and the warp plan stay on the GPU
+// across iterations), host memory on the host backends (where nothing is copied at all).
+// Each iteration is the z draw (butterfly's kernels) and the steps of lda/steps.hpp, all on
+// the backend; the host sees the state only through current() and current_phi(), which copy
+// it back when it has changed since the last call (checkpoints, the final model, held-out
+// evaluation), and the log-likelihood's partial sums.
+// lda::chain::iterate is this sampler around one iteration.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "butterfly/detail/executor.hpp"
+#include "butterfly/lda/chain.hpp"
+
+namespace butterfly::lda {
+namespace steps {
+class any;  // steps.hpp
+}
+
+class sampler {
+ public:
+  // The chain's initial state (iteration 0), made on backend `where`: z uniform at random,
+  // then theta and phi from the counts. c must outlive the sampler. Throws
+  // std::runtime_error when `where` cannot run here.
+  explicit sampler(const chain& c, const detail::executor& where = detail::configured_executor());
+  // Continues from `resumed` (e.g. a checkpoint), copied to the backend; std::invalid_argument
+  // when its sizes do not fit the chain's documents and topics.
+  sampler(const chain& c, state resumed, const detail::executor& where = detail::configured_executor());
+  ~sampler();
+  sampler(const sampler&) = delete;
+  sampler& operator=(const sampler&) = delete;
+
+  // One iteration, on the backend.
+  iteration_seconds iterate();
+  std::uint32_t iteration() const;
+
+  // The state on the host, copied back from the backend when it changed since the last call.
+  const state& current();
+  // phi alone on the host (what held-out evaluation needs), copied back likewise.
+  const std::vector<float>& current_phi();
+  // chain::log_likelihood_partials of the current state, computed on the backend: only the
+  // partial sums are copied back.
+  std::vector<double> log_likelihood_partials();
+  // The state, moved out where the backend's memory is host memory; the sampler is spent.
+  state take();
+  // n_mk (documents x K) and n_wk (V x K, after the chain's count combiner) of the last
+  // iteration, copied to the host.
+  std::vector<std::int32_t> document_topic_counts() const;
+  std::vector<std::int32_t> word_topic_counts() const;
+
+  // Bytes copied between host and device memory by this process so far (the backend's
+  // counter; 0 where the kernels read host memory).
+  std::uint64_t copied_bytes() const;
+  // Whether the state lives in device memory (the backend's kernels cannot read host memory).
+  bool on_device() const { return b_.kernel_memory() == detail::memory::device; }
+
+ private:
+  struct arrays;
+  double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
+  void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
+
+  const chain& c_;
+  const detail::executor& b_;
+  std::unique_ptr<arrays> a_;
+};
+
+}  // namespace butterfly::lda
