@@ -1,13 +1,13 @@
 // butterfly-bench-lda: one full Gibbs iteration (draw z, count, draw theta and phi) of an
-// lda::engine over the wiki-lead documents, for every algorithm x K in {16, 48, ..., 240}
-// (the paper's) + {512, 1024}. The engine keeps the state where the backend's kernels are:
+// lda::sampler over the wiki-lead documents, for every algorithm x K in {16, 48, ..., 240}
+// (the paper's) + {512, 1024}. The sampler keeps the state where the backend's kernels are:
 // on a GPU build the whole iteration runs on the device and nothing is copied per
 // iteration (the counter copied_bytes_per_iter says so), so this is the paper's
 // whole-application measurement. The question it answers: how much does the rest of an
 // iteration add to the z draw (target: a full iteration at most 1.5x the draw alone), and
 // butterfly's speed-up over basic for the whole iteration at K > 200.
 // Counters: tokens_per_s (rate over the timed iteration), z_draw_s and rest_s (seconds per
-// iteration of the draw and of counts + Dirichlet draws, as engine::iterate reports them:
+// iteration of the draw and of counts + Dirichlet draws, as sampler::iterate reports them:
 // steady_clock, so on a busy machine read them as shares, not as absolute times), z_share
 // (z_draw / whole iteration) and iter_per_draw (whole iteration / z_draw, the 1.5x check),
 // K, V, copied_bytes_per_iter. The label is the algorithm.
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "corpus.hpp"
 
 namespace {
@@ -51,17 +51,17 @@ const bench::corpus& wiki() {
   return c;
 }
 
-// The sampler and its warmed-up state for one (options, K) at a time: the runs are
-// registered in that order, so repetitions reuse it and only one K's state is held.
+// The chain, and the sampler with its warmed-up state, for one (options, K) at a time: the
+// runs are registered in that order, so repetitions reuse it and only one K's state is held.
 struct fixture {
   lda::sampler_options how{};
   int K = 0;
-  std::unique_ptr<lda::sampler> s;
-  std::unique_ptr<lda::engine> e;
+  std::unique_ptr<lda::chain> chain;
+  std::unique_ptr<lda::sampler> sampler;
 };
 fixture& fixture_for(lda::sampler_options how, int K) {
   static fixture f;
-  if (!f.s || f.how.method != how.method || f.how.width != how.width || f.how.theta_phi != how.theta_phi ||
+  if (!f.chain || f.how.method != how.method || f.how.width != how.width || f.how.theta_phi != how.theta_phi ||
       f.K != K) {
     f = fixture{};
     const auto& c = wiki();
@@ -69,9 +69,9 @@ fixture& fixture_for(lda::sampler_options how, int K) {
     h.num_topics = K;
     f.how = how;
     f.K = K;
-    f.s = std::make_unique<lda::sampler>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, how);
-    f.e = std::make_unique<lda::engine>(*f.s);
-    for (int i = 0; i < warmup_iterations; ++i) f.e->iterate();
+    f.chain = std::make_unique<lda::chain>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, how);
+    f.sampler = std::make_unique<lda::sampler>(*f.chain);
+    for (int i = 0; i < warmup_iterations; ++i) f.sampler->iterate();
   }
   return f;
 }
@@ -79,15 +79,15 @@ fixture& fixture_for(lda::sampler_options how, int K) {
 void lda_iteration(benchmark::State& state, lda::sampler_options how, int K) {
   auto& f = fixture_for(how, K);
   double z_draw = 0, rest = 0;
-  const std::uint64_t copied = f.e->copied_bytes();
+  const std::uint64_t copied = f.sampler->copied_bytes();
   for (auto _ : state) {
-    const lda::iteration_seconds sec = f.e->iterate();
+    const lda::iteration_seconds sec = f.sampler->iterate();
     benchmark::ClobberMemory();
     z_draw += sec.z_draw;
     rest += sec.combine + sec.rest;
   }
   state.counters["copied_bytes_per_iter"] =
-      benchmark::Counter(static_cast<double>(f.e->copied_bytes() - copied), benchmark::Counter::kAvgIterations);
+      benchmark::Counter(static_cast<double>(f.sampler->copied_bytes() - copied), benchmark::Counter::kAvgIterations);
   const auto& c = wiki();
   state.SetLabel(std::string(name(how.method)));
   state.counters["tokens_per_s"] =

@@ -15,7 +15,7 @@
 #include "butterfly/io/error.hpp"
 #include "butterfly/io/npy.hpp"
 #include "butterfly/lda/checkpoint.hpp"
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "butterfly/lda/evaluation.hpp"
 #include "cluster.hpp"
 #include "commands.hpp"
@@ -114,7 +114,7 @@ class training_run {
         hyper_(hyperparameters_of(args_)),
         data_(corpus_source_from(args_.corpus), args_.holdout, args_.seed),
         part_(lda::shard_of(data_.train, world_.size(), world_.rank())),
-        sampler_(data_.train, hyper_, args_.seed, sampler_options_of(args_), part_, count_sum()) {
+        chain_(data_.train, hyper_, args_.seed, sampler_options_of(args_), part_, count_sum()) {
     if (start.resumed) resume(std::move(*start.resumed));
     else begin();
     fold_.seed = args_.seed;
@@ -133,20 +133,20 @@ class training_run {
                    "estimator, %s, state in %s memory%s)\n",
                    hyper_.num_topics, data_.train.num_docs(), data_.train.num_tokens(), data_.corpus.vocab_size(),
                    args_.algorithm.c_str(), width(), args_.estimator.c_str(), std::string(backend_name()).c_str(),
-                   engine_->on_device() ? "device" : "host",
-                   engine_->iteration() ? ", resumed" : "");
+                   sampler_->on_device() ? "device" : "host",
+                   sampler_->iteration() ? ", resumed" : "");
     progress bar(args_.iterations, data_.train.num_tokens(), !quiet_, world_.size());
-    while (engine_->iteration() < args_.iterations) {
-      const std::uint64_t copied = engine_->copied_bytes();
-      const auto sec = engine_->iterate();
-      const std::uint32_t i = engine_->iteration();
+    while (sampler_->iteration() < args_.iterations) {
+      const std::uint64_t copied = sampler_->copied_bytes();
+      const auto sec = sampler_->iterate();
+      const std::uint32_t i = sampler_->iteration();
       double ll = NAN;
       if ((args_.eval_every > 0 && i % args_.eval_every == 0) || i == args_.iterations) ll = evaluate(i);
       call(hooks_.after_iteration, i);
       if (args_.checkpoint_every > 0 && i % args_.checkpoint_every == 0) checkpoint(i);
       // After the checkpoint, so that its copy from the device counts in its iteration.
       bar.report(i, sec.z_draw + sec.combine + sec.rest, sec.z_draw, sec.combine, ll,
-                 engine_->copied_bytes() - copied);
+                 sampler_->copied_bytes() - copied);
     }
     bar.finish();
   }
@@ -179,7 +179,7 @@ class training_run {
       fs::create_directories(out_dir_, ec);
       if (ec) throw std::runtime_error("cannot create output directory " + out_dir_ + ": " + ec.message());
     }
-    engine_ = std::make_unique<lda::engine>(sampler_);
+    sampler_ = std::make_unique<lda::sampler>(chain_);
   }
 
   void resume(lda::checkpoint&& ck) {
@@ -195,7 +195,7 @@ class training_run {
     lda::state s = std::move(ck.s);
     s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, hyper_.num_topics);
     s.z = rows(std::move(s.z), part_.first_token, part_.end_token, 1);
-    engine_ = std::make_unique<lda::engine>(sampler_, std::move(s));
+    sampler_ = std::make_unique<lda::sampler>(chain_, std::move(s));
     history_ = std::move(ck.history);
   }
 
@@ -205,10 +205,10 @@ class training_run {
     // Partial sums of every rank, added on rank 0 in the order one process adds them.
     // The log-likelihood's partial sums are computed where the state is; on a GPU build only
     // they, and phi for the held-out documents, come back to the host.
-    lda::metrics_record rec{i, lda::ordered_sum(world_.gather(engine_->log_likelihood_partials())), NAN};
+    lda::metrics_record rec{i, lda::ordered_sum(world_.gather(sampler_->log_likelihood_partials())), NAN};
     if (args_.holdout > 0) {
       const auto p = lda::completion_partials(data_.split.test.view(), first_test_block_, end_test_block_,
-                                              engine_->current_phi(),
+                                              sampler_->current_phi(),
                                               hyper_, fold_);
       rec.perplexity = lda::combine({world_.gather(p.log_likelihood), world_.gather(p.scored_tokens)}).perplexity;
     }
@@ -227,7 +227,7 @@ class training_run {
 
   // The whole corpus's theta and z, on rank 0 (empty elsewhere).
   lda::state gathered() const {
-    const lda::state& s = engine_->current();
+    const lda::state& s = sampler_->current();
     lda::state whole;
     whole.iteration = s.iteration;
     whole.theta = world_.gather(s.theta);
@@ -289,11 +289,11 @@ class training_run {
   const lda::hyperparameters hyper_;
   const training_data data_;
   const lda::shard part_;
-  const lda::sampler sampler_;
+  const lda::chain chain_;
   lda::fold_in_options fold_;
   std::int64_t first_test_block_ = 0, end_test_block_ = 0;
   // The state, where the backend keeps its memory.
-  std::unique_ptr<lda::engine> engine_;
+  std::unique_ptr<lda::sampler> sampler_;
   std::vector<lda::metrics_record> history_;
 };
 

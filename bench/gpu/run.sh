@@ -166,7 +166,7 @@ step "Figure 3 on wiki-lead: every algorithm x K grid, packing on (grid) and off
   --benchmark_out="$out/draw.json" --benchmark_out_format=json 2>&1 | tee "$out/draw.txt"
 [[ -s $out/draw.json ]] || fail "butterfly-bench-draw wrote no results"
 
-step "the whole LDA iteration on the device (lda::engine: nothing copied per iteration), every algorithm x the paper's K grid"
+step "the whole LDA iteration on the device (lda::sampler: nothing copied per iteration), every algorithm x the paper's K grid"
 "$build/bench/butterfly-bench-lda" --benchmark_filter='^lda_iteration/.*/K:(16|48|80|112|144|176|208|240)/' \
   --benchmark_out="$out/lda.json" --benchmark_out_format=json 2>&1 | tee "$out/lda.txt"
 [[ -s $out/lda.json ]] || fail "butterfly-bench-lda wrote no results"

@@ -1,7 +1,7 @@
 // What butterfly.LDA (python/butterfly/lda.py) needs from butterfly::lda: the corpus
 // readers, and a trainer that owns the documents, the library's Gibbs sampler and its state.
 // Python calls trainer.iterate() once per iteration, so the estimator runs exactly the
-// iterations `butterfly-lda train` runs (an lda::engine, as the CLI keeps), with a progress
+// iterations `butterfly-lda train` runs (an lda::sampler, as the CLI keeps), with a progress
 // bar between them.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -18,7 +18,7 @@
 #include "bindings.hpp"
 #include "butterfly/io/corpus.hpp"
 #include "butterfly/lda/checkpoint.hpp"
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "butterfly/lda/evaluation.hpp"
 
 namespace butterfly::python {
@@ -95,27 +95,27 @@ class trainer {
         // What a checkpoint must match besides seed, method and hyperparameters (the CLI
         // keeps its defining options the same way).
         arguments_{"butterfly.LDA", "--estimator=" + estimator, "--width=" + std::to_string(width)},
-        sampler_(docs_.view(), hyper_of(num_topics, alpha, beta), seed,
-                 {parse_algorithm(method), width, lda::parse_estimator(estimator)}) {
+        chain_(docs_.view(), hyper_of(num_topics, alpha, beta), seed,
+               {parse_algorithm(method), width, lda::parse_estimator(estimator)}) {
     py::gil_scoped_release unlocked;
-    engine_ = std::make_unique<lda::engine>(sampler_);
+    sampler_ = std::make_unique<lda::sampler>(chain_);
   }
 
   // One Gibbs iteration; returns its seconds (z draw, then the rest).
   std::pair<double, double> iterate() {
     py::gil_scoped_release unlocked;
-    const lda::iteration_seconds s = engine_->iterate();
+    const lda::iteration_seconds s = sampler_->iterate();
     return {s.z_draw, s.combine + s.rest};
   }
 
-  std::uint32_t iteration() const { return engine_->iteration(); }
+  std::uint32_t iteration() const { return sampler_->iteration(); }
   // The state is copied from the device (GPU builds) only when read, and only once per iteration.
   py::array_t<float> theta() const { return to_numpy(state().theta, docs_.view().num_docs(), hyper().num_topics); }
   py::array_t<float> phi() const { return to_numpy(state().phi, docs_.vocab_size, hyper().num_topics); }
   py::array_t<std::int32_t> z() const { return to_numpy(state().z); }
   double log_likelihood() const {
     py::gil_scoped_release unlocked;
-    return lda::ordered_sum(engine_->log_likelihood_partials());
+    return lda::ordered_sum(sampler_->log_likelihood_partials());
   }
 
   void save(const std::string& path) const {
@@ -136,19 +136,19 @@ class trainer {
         c.s.theta.size() != static_cast<std::size_t>(docs_.view().num_docs()) * K ||
         c.s.phi.size() != static_cast<std::size_t>(docs_.vocab_size) * K || c.s.z.size() != docs_.words.size())
       throw io::input_error(path + ": checkpoint was written for other documents or options");
-    engine_ = std::make_unique<lda::engine>(sampler_, std::move(c.s));
+    sampler_ = std::make_unique<lda::sampler>(chain_, std::move(c.s));
   }
 
  private:
-  const lda::hyperparameters& hyper() const { return sampler_.hyper(); }
-  const lda::state& state() const { return engine_->current(); }
+  const lda::hyperparameters& hyper() const { return chain_.hyper(); }
+  const lda::state& state() const { return sampler_->current(); }
 
-  const lda::document_set docs_;  // the sampler views it
+  const lda::document_set docs_;  // the chain views it
   const std::uint64_t seed_;
   const std::string method_;
   const std::vector<std::string> arguments_;
-  const lda::sampler sampler_;
-  std::unique_ptr<lda::engine> engine_;  // the state, where the backend keeps its memory
+  const lda::chain chain_;
+  std::unique_ptr<lda::sampler> sampler_;  // the state, where the backend keeps its memory
 };
 
 py::tuple read_corpus_py(const std::string& path, const std::string& format, const std::string& vocab,

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "butterfly/lda/evaluation.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 #include "synthetic.hpp"
 
 using namespace butterfly;
@@ -44,7 +44,7 @@ TEST_CASE("lda metrics: the log-likelihood of a hand-worked case", "[lda][metric
   d.vocab_size = 3;
   d.doc_offsets = {0, 2, 5};
   d.words = {0, 2, 1, 1, 2};
-  lda::sampler smp(d.view(), {2, 0.1, 0.01}, 1, {});
+  lda::chain chain(d.view(), {2, 0.1, 0.01}, 1, {});
   lda::state s;
   s.theta = {0.5f, 0.5f, 0.25f, 0.75f};
   s.phi = {0.5f, 0.25f,   // word 0
@@ -55,7 +55,7 @@ TEST_CASE("lda metrics: the log-likelihood of a hand-worked case", "[lda][metric
   // p(1, 1) = 1/16 + 3/16 = 1/4 (twice), p(1, 2) = 1/16 + 3/8 = 7/16.
   const long double by_hand = 2 * std::log(3.0L / 8) + 2 * std::log(1.0L / 4) + std::log(7.0L / 16);
   CHECK(static_cast<double>(by_hand) == Approx(-5.5609258).epsilon(1e-7));
-  CHECK(smp.log_likelihood(s) == Approx(static_cast<double>(by_hand)).epsilon(1e-14));
+  CHECK(chain.log_likelihood(s) == Approx(static_cast<double>(by_hand)).epsilon(1e-14));
   CHECK(static_cast<double>(log_likelihood_here(d.view(), s.theta, s.phi, 2)) ==
         Approx(static_cast<double>(by_hand)).epsilon(1e-15));
 }
@@ -64,14 +64,14 @@ TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-doub
   const int K = 7;
   const auto c = make_synthetic(K, 120, 90, 35, 0.2, 0.05, 17);
   for (auto e : {lda::estimator::sample, lda::estimator::mean}) {
-    lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 3, {algorithm::butterfly, 0, e});
-    auto s = smp.initial_state();
-    for (int i = 0; i < 4; ++i) smp.iterate(s);
+    lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 3, {algorithm::butterfly, 0, e});
+    auto s = chain.initial_state();
+    for (int i = 0; i < 4; ++i) chain.iterate(s);
     const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, K);
-    INFO("estimator " << lda::estimator_name(e) << ": library " << smp.log_likelihood(s) << ", here "
+    INFO("estimator " << lda::estimator_name(e) << ": library " << chain.log_likelihood(s) << ", here "
                       << static_cast<double>(here));
     // Double accumulation over 3150 tokens: relative error far below 1e-12.
-    CHECK(smp.log_likelihood(s) == Approx(static_cast<double>(here)).epsilon(1e-12));
+    CHECK(chain.log_likelihood(s) == Approx(static_cast<double>(here)).epsilon(1e-12));
   }
 }
 
@@ -118,9 +118,9 @@ TEST_CASE("lda metrics: trained held-out perplexity is within 5% of the true phi
     d.doc_offsets.push_back(static_cast<std::int64_t>(d.words.size()));
   }
   const lda::hyperparameters h{K, alpha, beta};
-  lda::sampler smp(train.view(), h, 5, {algorithm::butterfly, 0, lda::estimator::mean});
-  auto s = smp.initial_state();
-  for (int i = 0; i < 60; ++i) smp.iterate(s);
+  lda::chain chain(train.view(), h, 5, {algorithm::butterfly, 0, lda::estimator::mean});
+  auto s = chain.initial_state();
+  for (int i = 0; i < 60; ++i) chain.iterate(s);
   lda::fold_in_options o;
   o.seed = 9;
   const std::vector<float> truth(all.true_phi.begin(), all.true_phi.end());
@@ -171,10 +171,10 @@ TEST_CASE("lda metrics: with z fixed, the sample estimator's theta and phi avera
 
   std::vector<double> theta_sum(M * K, 0.0), phi_sum(V * K, 0.0);
   for (int seed = 1; seed <= seeds; ++seed) {
-    lda::sampler smp(d.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed),
+    lda::chain chain(d.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed),
                      {algorithm::butterfly, 0, lda::estimator::sample});
     lda::state s = fixed;
-    smp.iterate(s);
+    chain.iterate(s);
     REQUIRE(s.z == want_z);
     for (int i = 0; i < M * K; ++i) theta_sum[i] += s.theta[i];
     for (int i = 0; i < V * K; ++i) phi_sum[i] += s.phi[i];

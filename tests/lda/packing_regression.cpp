@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "butterfly/io/corpus.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 using namespace butterfly;
 
@@ -15,8 +15,8 @@ TEST_CASE("lda: warp packing never changes z on the states of a real run (AP, 12
                                      BUTTERFLY_DATA "/ap/vocab.ap.txt");
   const lda::documents docs{ap.doc_offsets, ap.words, ap.vocab_size()};
   const lda::hyperparameters h;  // the program's defaults: K = 20, alpha 0.1, beta 0.01
-  const lda::sampler gibbs(docs, h, 1, {algorithm::butterfly});
-  lda::state s = gibbs.initial_state();
+  const lda::chain chain(docs, h, 1, {algorithm::butterfly});
+  lda::state s = chain.initial_state();
   std::size_t checked = 0;
   for (int it = 0; it < 12; ++it) {
     draw_options o;
@@ -34,7 +34,7 @@ TEST_CASE("lda: warp packing never changes z on the states of a real run (AP, 12
         REQUIRE(packed[t] == unpacked[t]);
       }
     checked += packed.size();
-    gibbs.iterate(s);
+    chain.iterate(s);
   }
   REQUIRE(checked == 12 * ap.words.size());
 }

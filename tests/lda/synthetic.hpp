@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 namespace butterfly::lda::testing {
 

@@ -10,7 +10,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/lda/evaluation.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 #include "synthetic.hpp"
 
 namespace lda = butterfly::lda;
@@ -106,7 +106,7 @@ TEST_CASE("mpi-shard: shards' partial sums in shard order give the whole corpus'
   const auto c = lda::testing::make_synthetic(5, 60, 400, 25, 0.2, 0.05, 8);
   const auto docs = c.docs.view();
   const lda::hyperparameters h{5, 0.1, 0.01};
-  const lda::sampler whole(docs, h, 9, {algorithm::butterfly});
+  const lda::chain whole(docs, h, 9, {algorithm::butterfly});
   auto s = whole.initial_state();
   whole.iterate(s);
   const double expected = whole.log_likelihood(s);
@@ -117,11 +117,11 @@ TEST_CASE("mpi-shard: shards' partial sums in shard order give the whole corpus'
     std::vector<double> partials;
     for (int p = 0; p < parts; ++p) {
       const auto part = lda::shard_of(docs, parts, p);
-      const lda::sampler shard_sampler(docs, h, 9, {algorithm::butterfly}, part, {});
+      const lda::chain shard_chain(docs, h, 9, {algorithm::butterfly}, part, {});
       lda::state local;
       local.theta.assign(s.theta.begin() + part.first_doc * 5, s.theta.begin() + part.end_doc * 5);
       local.phi = s.phi;
-      const auto more = shard_sampler.log_likelihood_partials(local);
+      const auto more = shard_chain.log_likelihood_partials(local);
       partials.insert(partials.end(), more.begin(), more.end());
     }
     CHECK(same_bits(lda::ordered_sum(partials), expected));
@@ -143,11 +143,11 @@ TEST_CASE("mpi-shard: shards' partial sums in shard order give the whole corpus'
   CHECK(same_bits(r.perplexity, all.perplexity));
 }
 
-TEST_CASE("mpi-shard: the sampler refuses a shard that does not fit the corpus", "[mpi][shard]") {
+TEST_CASE("mpi-shard: the chain refuses a shard that does not fit the corpus", "[mpi][shard]") {
   const auto d = uneven_corpus(200, 20, 11);
   const lda::hyperparameters h{4, 0.1, 0.01};
   auto s = lda::shard_of(d.view(), 2, 1);
   s.first_doc += 1;  // off the block boundary
   s.first_token = d.doc_offsets[s.first_doc];
-  CHECK_THROWS_WITH(lda::sampler(d.view(), h, 1, {algorithm::basic}, s, {}), Catch::Contains("does not fit"));
+  CHECK_THROWS_WITH(lda::chain(d.view(), h, 1, {algorithm::basic}, s, {}), Catch::Contains("does not fit"));
 }

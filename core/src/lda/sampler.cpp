@@ -1,127 +1,272 @@
 #include "butterfly/lda/sampler.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
-#include "butterfly/detail/checks.hpp"
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/detail/draw.hpp"
+#include "butterfly/detail/kernel_array.hpp"
 #include "butterfly/lda/run_steps.hpp"
+#include "butterfly/lda/steps.hpp"
 
 namespace butterfly::lda {
+namespace {
 
-void check(const hyperparameters& h) {
-  if (h.num_topics < 1)
-    throw std::invalid_argument("number of topics must be at least 1, got " +
-                                std::to_string(h.num_topics));
-  if (!(h.alpha > 0.0) || !std::isfinite(h.alpha))
-    throw std::invalid_argument("alpha must be a positive number, got " + std::to_string(h.alpha));
-  if (!(h.beta > 0.0) || !std::isfinite(h.beta))
-    throw std::invalid_argument("beta must be a positive number, got " + std::to_string(h.beta));
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-shard shard_of(const documents& docs, int parts, int part) {
-  if (parts < 1 || part < 0 || part >= parts)
-    throw std::invalid_argument("shard " + std::to_string(part) + " of " + std::to_string(parts) +
-                                " does not exist");
-  const std::int64_t M = docs.num_docs(), N = docs.num_tokens();
-  const std::int64_t blocks = (M + likelihood_block - 1) / likelihood_block;
-  // Part p starts at the block boundary whose token offset is nearest to p N / parts; the
-  // nearest boundaries of increasing targets never decrease, so the parts tile the corpus.
-  const auto start = [&](int p) -> std::int64_t {
-    if (p == 0) return 0;
-    if (p == parts) return M;
-    const double target = static_cast<double>(N) * p / parts;
-    std::int64_t lo = 0, hi = blocks;  // first block boundary b with offset >= target
-    while (lo < hi) {
-      const std::int64_t mid = (lo + hi) / 2;
-      if (static_cast<double>(docs.doc_offsets[std::min(mid * likelihood_block, M)]) < target) lo = mid + 1;
-      else hi = mid;
-    }
-    std::int64_t b = lo;
-    if (b > 0 && target - static_cast<double>(docs.doc_offsets[std::min((b - 1) * likelihood_block, M)]) <
-                     static_cast<double>(docs.doc_offsets[std::min(b * likelihood_block, M)]) - target)
-      --b;
-    return std::min(b * likelihood_block, M);
-  };
-  shard s;
-  s.first_doc = start(part);
-  s.end_doc = start(part + 1);
-  s.first_token = M > 0 ? docs.doc_offsets[s.first_doc] : 0;
-  s.end_token = M > 0 ? docs.doc_offsets[s.end_doc] : 0;
-  return s;
-}
+using detail::kernel_array;
 
-estimator parse_estimator(const std::string& name) {
-  if (name == "sample") return estimator::sample;
-  if (name == "mean") return estimator::mean;
-  throw std::invalid_argument("estimator must be sample or mean, got '" + name + "'");
-}
+// An array the host holds, where the kernels read it: the host array itself on host memory
+// (nothing is copied), a device copy otherwise.
+template <class T>
+class mirror {
+  using value = std::remove_const_t<T>;
 
-const char* estimator_name(estimator e) { return e == estimator::mean ? "mean" : "sample"; }
-
-sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
-    : sampler(docs, h, seed, how, whole(docs), {}) {}
-
-sampler::sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
-                 count_combiner combine)
-    : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
-  check(h_);
-  // The draw checks the width on its first call; checked here too, so a bad width fails
-  // before any work rather than after the initial state.
-  detail::resolve_width("lda::sampler", how_.width, default_width(), supported_widths());
-  if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
-      part_.first_doc % likelihood_block != 0 ||
-      (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||
-                                part_.end_token != docs_.doc_offsets[part_.end_doc])))
-    throw std::invalid_argument("shard [" + std::to_string(part_.first_doc) + ", " +
-                                std::to_string(part_.end_doc) + ") does not fit the " +
-                                std::to_string(docs_.num_docs()) + " documents");
-  const std::int64_t V = docs_.vocab_size, N = part_.num_tokens();
-  local_offsets_.resize(static_cast<std::size_t>(part_.num_docs() + 1));
-  for (std::int64_t m = 0; m <= part_.num_docs(); ++m)
-    local_offsets_[m] = docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
-  const std::int32_t* words = docs_.words.data() + part_.first_token;
-  word_offsets_.assign(static_cast<std::size_t>(V + 1), 0);
-  for (std::int64_t t = 0; t < N; ++t) {
-    const std::int32_t w = words[t];
-    if (w < 0 || w >= V)
-      throw std::invalid_argument("word id " + std::to_string(w) + " outside the vocabulary of " +
-                                  std::to_string(V) + " words");
-    ++word_offsets_[static_cast<std::size_t>(w) + 1];
+ public:
+  mirror(const detail::executor& b, T* host, std::size_t n)
+      : on_host_(b.kernel_memory() == detail::memory::host),
+        copy_(b, host, on_host_ ? 0 : n),
+        ptr_(on_host_ ? host : copy_.data()) {}
+  T* data() const { return ptr_; }
+  // Refreshes the host array from the device copy (nothing to do on host memory).
+  void download(std::vector<value>& host) const {
+    if (!on_host_) copy_.copy_to(host);
   }
-  for (std::int64_t w = 0; w < V; ++w) word_offsets_[w + 1] += word_offsets_[w];
-  word_tokens_.resize(static_cast<std::size_t>(N));
-  std::vector<std::int64_t> next(word_offsets_.begin(), word_offsets_.end() - 1);
-  for (std::int64_t t = 0; t < N; ++t) word_tokens_[next[words[t]]++] = t;
+
+ private:
+  bool on_host_;
+  kernel_array<value> copy_;
+  T* ptr_;
+};
+
+std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
+
+}  // namespace
+
+struct sampler::arrays {
+  arrays(const chain& c, const detail::executor& b, state&& st)
+      : host(std::move(st)),
+        iteration(host.iteration),
+        theta(b, host.theta.data(), host.theta.size()),
+        phi(b, host.phi.data(), host.phi.size()),
+        z(b, host.z.data(), host.z.size()),
+        offsets(b, c.local_offsets_.data(), c.local_offsets_.size()),
+        words(b, c.docs_.words.data() + c.part_.first_token, size_of(c.part_.num_tokens())),
+        word_offsets(b, c.word_offsets_.data(), c.word_offsets_.size()),
+        word_tokens(b, c.word_tokens_.data(), c.word_tokens_.size()),
+        n_mk(b, host.theta.size()),
+        n_wk(b, host.phi.size()),
+        chunks((c.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
+        count_partial(b, c.how_.theta_phi == estimator::mean ? size_of(chunks * c.h_.num_topics) : 0),
+        sum_partial(b, c.how_.theta_phi == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
+        scale(b, size_of(c.h_.num_topics)),
+        g_theta(b, c.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
+        g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
+        likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)) {}
+
+  // The state on the host: on host memory the arrays the kernels work on, on device memory
+  // the copy that current() refreshes when the kernels have changed the state since.
+  state host;
+  bool theta_stale = false, phi_stale = false, z_stale = false;
+  void changed() { theta_stale = phi_stale = z_stale = true; }
+  std::uint32_t iteration;
+  mirror<float> theta, phi;
+  mirror<std::int32_t> z;
+  mirror<const std::int64_t> offsets;
+  mirror<const std::int32_t> words;
+  mirror<const std::int64_t> word_offsets, word_tokens;
+  kernel_array<std::int32_t> n_mk, n_wk;
+  std::int64_t chunks;
+  kernel_array<std::int64_t> count_partial;  // estimator::mean: n_k per word chunk
+  kernel_array<double> sum_partial;          // estimator::sample: column sums per word chunk
+  kernel_array<double> scale;
+  kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
+  kernel_array<double> likelihood;           // per block of likelihood_block documents
+  // The z draw, checked and planned once: the warp plan is uploaded once and cached by the
+  // backend, and the kernels read the arrays above in place.
+  draw_options draw;
+  detail::topics_call call;
+};
+
+namespace {
+
+state sized_state(const chain& c) {
+  const std::int64_t K = c.hyper().num_topics;
+  state st;
+  st.theta.resize(size_of(c.part().num_docs() * K));
+  st.phi.resize(size_of(c.docs().vocab_size * K));
+  st.z.resize(size_of(c.part().num_tokens()));
+  return st;
 }
 
-state sampler::initial_state() const { return engine(*this).take(); }
+}  // namespace
 
-iteration_seconds sampler::iterate(state& s) const {
-  engine e(*this, std::move(s));
-  const iteration_seconds sec = e.iterate();
-  s = e.take();
+sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, sized_state(c), where) {
+  const steps::initial_topics init{c_.seed_, static_cast<std::uint64_t>(c_.part_.first_token), c_.h_.num_topics,
+                                   a_->z.data()};
+  run(init, c_.part_.num_tokens());
+  estimate(0);
+  a_->changed();
+}
+
+sampler::sampler(const chain& c, state resumed, const detail::executor& where) : c_(c), b_(where) {
+  detail::require_available(b_, "lda::sampler");
+  const std::int64_t K = c_.h_.num_topics;
+  if (resumed.theta.size() != size_of(c_.part_.num_docs() * K) ||
+      resumed.phi.size() != size_of(c_.docs_.vocab_size * K) || resumed.z.size() != size_of(c_.part_.num_tokens()))
+    throw std::invalid_argument("lda::sampler: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
+                                std::to_string(resumed.phi.size()) + " phi and " +
+                                std::to_string(resumed.z.size()) + " z entries; the chain's shard needs " +
+                                std::to_string(c_.part_.num_docs() * K) + ", " +
+                                std::to_string(c_.docs_.vocab_size * K) + " and " +
+                                std::to_string(c_.part_.num_tokens()));
+  a_ = std::make_unique<arrays>(c_, b_, std::move(resumed));
+  draw_options& o = a_->draw;
+  o.method = c_.how_.method;
+  o.width = c_.how_.width;
+  o.seed = c_.seed_;
+  o.first_token = static_cast<std::uint64_t>(c_.part_.first_token);
+  o.first_document = c_.part_.first_doc;  // keeps each document on its whole-corpus lane
+  // theta and phi are floored at probability_floor and come from Dirichlets: positive and
+  // finite by construction, so checking them every iteration would only cost time.
+  o.validate = false;
+  // The checks and the plan read the host corpus; the kernels read the arrays in kernel memory.
+  const span<const std::int32_t> host_words(c_.docs_.words.data() + c_.part_.first_token,
+                                            size_of(c_.part_.num_tokens()));
+  a_->call = detail::prepare(b_, "lda::sampler",
+                             {span<const float>(nullptr, a_->host.theta.size()),
+                              span<const float>(nullptr, a_->host.phi.size()), c_.h_.num_topics,
+                              c_.local_offsets_, host_words, span<std::int32_t>(nullptr, a_->host.z.size())},
+                             o);
+  // Uploaded now, so that the iterations copy nothing.
+  if (a_->call.plan) b_.place(a_->call.plan);
+}
+
+sampler::~sampler() = default;
+
+// On device memory the steps are the device backend's kernels; on host memory, host loops
+// over the executor's threads (run_steps.hpp).
+void sampler::run(const steps::any& s, std::int64_t n) const {
+#if defined(BUTTERFLY_DEVICE_STEPS)
+  if (b_.kernel_memory() == detail::memory::device) return steps::run_on_device(s, n);
+#endif
+  steps::run_on_host(b_, s, n);
+}
+
+std::uint32_t sampler::iteration() const { return a_->iteration; }
+
+std::uint64_t sampler::copied_bytes() const { return b_.copied_bytes(); }
+
+iteration_seconds sampler::iterate() {
+  iteration_seconds sec;
+  const auto t0 = std::chrono::steady_clock::now();
+  draw_options& o = a_->draw;
+  o.iteration = a_->iteration + 1;
+  if (!a_->call.empty()) {
+    arrays& a = *a_;
+    detail::launch(b_, "lda::sampler", a.call,
+                   {span<const float>(a.theta.data(), a.host.theta.size()),
+                    span<const float>(a.phi.data(), a.host.phi.size()), c_.h_.num_topics,
+                    span<const std::int64_t>(a.offsets.data(), c_.local_offsets_.size()),
+                    span<const std::int32_t>(a.words.data(), a.call.src.tokens()),
+                    span<std::int32_t>(a.z.data(), a.host.z.size())},
+                   o, b_.kernel_memory());
+  }
+  sec.z_draw = seconds_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+  a_->iteration = o.iteration;
+  a_->changed();
+  sec.combine = estimate(a_->iteration);
+  sec.rest = seconds_since(t1) - sec.combine;
   return sec;
 }
 
-double sampler::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
-
-std::vector<double> sampler::log_likelihood_partials(const state& s) const {
-  std::vector<double> partial(static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
-  steps::run_on_host(detail::configured_executor(), steps::likelihood_blocks{local_offsets_.data(), docs_.words.data() + part_.first_token,
-                                               s.theta.data(), s.phi.data(), h_.num_topics, part_.num_docs(),
-                                               likelihood_block, partial.data()},
-                      static_cast<std::int64_t>(partial.size()));
-  return partial;
+// Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
+// no token's products are all zero and the draw never writes -1.
+double sampler::estimate(std::uint32_t iteration) {
+  arrays& a = *a_;
+  const int K = c_.h_.num_topics;
+  const std::int64_t M = c_.part_.num_docs(), V = c_.docs_.vocab_size;
+  const std::int64_t entries = a.chunks * K;
+  double combine_seconds = 0;
+  run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
+  if (c_.combine_) {
+    // Several processes: their counts are summed on the host (MPI_Allreduce); on device
+    // memory that stages n_wk through the host and back.
+    const auto t0 = std::chrono::steady_clock::now();
+    a.n_wk.update_on_host(c_.combine_);
+    combine_seconds = seconds_since(t0);
+  }
+  if (c_.how_.theta_phi == estimator::mean) {
+    run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
+    run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
+    run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * c_.h_.beta,
+                             a.scale.data()},
+           K);
+    run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V * K);
+    return combine_seconds;
+  }
+  const rng_key theta_key{c_.seed_, iteration, rng::stream::theta};
+  run(steps::gamma_entries{c_.h_.alpha, a.n_mk.data(), theta_key, static_cast<std::uint64_t>(c_.part_.first_doc) * K,
+                              a.g_theta.data()},
+         M * K);
+  run(steps::dirichlet_rows{a.g_theta.data(), K, a.theta.data()}, M);
+  const rng_key phi_key{c_.seed_, iteration, rng::stream::phi};
+  run(steps::gamma_entries{c_.h_.beta, a.n_wk.data(), phi_key, 0, a.g_phi.data()}, V * K);
+  run(steps::column_partials<double, double>{a.g_phi.data(), V, K, a.sum_partial.data()}, entries);
+  run(steps::sum_scale{a.sum_partial.data(), a.chunks, K, a.scale.data()}, K);
+  run(steps::dirichlet_columns{a.g_phi.data(), a.scale.data(), K, 1.0f / static_cast<float>(V), a.phi.data()},
+         V * K);
+  return combine_seconds;
 }
 
-double ordered_sum(const std::vector<double>& partials) {
-  double total = 0.0;
-  for (double p : partials) total += p;
-  return total;
+const state& sampler::current() {
+  arrays& a = *a_;
+  current_phi();
+  if (a.theta_stale) a.theta.download(a.host.theta);
+  if (a.z_stale) a.z.download(a.host.z);
+  a.theta_stale = a.z_stale = false;
+  a.host.iteration = a.iteration;
+  return a.host;
+}
+
+const std::vector<float>& sampler::current_phi() {
+  arrays& a = *a_;
+  if (a.phi_stale) a.phi.download(a.host.phi);
+  a.phi_stale = false;
+  return a.host.phi;
+}
+
+std::vector<double> sampler::log_likelihood_partials() {
+  arrays& a = *a_;
+  run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), c_.h_.num_topics,
+                                  c_.part_.num_docs(), likelihood_block, a.likelihood.data()},
+         static_cast<std::int64_t>(a.likelihood.size()));
+  std::vector<double> out;
+  a.likelihood.copy_to(out);
+  return out;
+}
+
+state sampler::take() {
+  current();
+  return std::move(a_->host);
+}
+
+std::vector<std::int32_t> sampler::document_topic_counts() const {
+  std::vector<std::int32_t> out;
+  a_->n_mk.copy_to(out);
+  return out;
+}
+
+std::vector<std::int32_t> sampler::word_topic_counts() const {
+  std::vector<std::int32_t> out;
+  a_->n_wk.copy_to(out);
+  return out;
 }
 
 }  // namespace butterfly::lda

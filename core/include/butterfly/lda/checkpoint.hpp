@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 namespace butterfly::lda {
 

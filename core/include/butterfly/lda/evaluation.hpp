@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 
 namespace butterfly::lda {
 

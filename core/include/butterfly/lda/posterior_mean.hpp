@@ -1,4 +1,4 @@
-// The posterior-mean estimator of theta and phi (estimator::mean, sampler.hpp): the mean of
+// The posterior-mean estimator of theta and phi (estimator::mean, chain.hpp): the mean of
 // the Dirichlet a sampler would draw from, (count + prior) / (total + entries * prior).
 // Every value is one IEEE division or product of exactly representable operands, rounded
 // once to float, so the result is the same on every machine, build and thread count.

@@ -1,153 +1,71 @@
-// The uncollapsed Gibbs sampler for LDA of the paper's evaluation. One iteration:
-//   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly's draw on the configured backend)
-//   2. count n_mk, n_wk (and n_k)              from z
-//   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
-//      (or their means, estimator::mean)
-// Steps 2 and 3 are lda/steps.hpp, run by lda::engine (engine.hpp) where the backend keeps
-// its memory.
-// The state after iteration i is a pure function of (seed, i, corpus, hyperparameters,
-// sampler_options): every random number is keyed by (seed, iteration, stream, index), and every
-// reduction runs over fixed chunks combined in chunk order, so any thread count, backend or
-// grid gives the same bits (which is also what makes checkpoint/resume exact).
+// lda::sampler runs the iterations of an lda::chain (chain.hpp): it keeps the chain's state
+// where the backend's kernels read it, and runs each iteration there: device memory on
+// CUDA/HIP builds (theta, phi, z, the counts, the corpus and the warp plan stay on the GPU
+// across iterations), host memory on the host backends (where nothing is copied at all).
+// Each iteration is the z draw (butterfly's kernels) and the steps of lda/steps.hpp, all on
+// the backend; the host sees the state only through current() and current_phi(), which copy
+// it back when it has changed since the last call (checkpoints, the final model, held-out
+// evaluation), and the log-likelihood's partial sums.
+// lda::chain::iterate is this sampler around one iteration.
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <string>
+#include <memory>
 #include <vector>
 
-#include "butterfly/butterfly.hpp"
+#include "butterfly/detail/executor.hpp"
+#include "butterfly/lda/chain.hpp"
 
 namespace butterfly::lda {
-
-struct hyperparameters {
-  int num_topics = 20;
-  double alpha = 0.1;  // symmetric Dirichlet prior on each theta[m,:]
-  double beta = 0.01;  // symmetric Dirichlet prior on each phi[:,k]
-};
-// Throws std::invalid_argument naming the bad value.
-void check(const hyperparameters& h);
-
-// How step 3 turns the counts into theta and phi.
-//   sample: a draw from the Dirichlet posterior (Gamma variates), the paper's sampler.
-//   mean:   the posterior mean, theta[m,k] = (n_mk + alpha) / (n_m + K alpha) and
-//           phi[w,k] = (n_wk + beta) / (n_k + V beta): "mean-for-mode estimation" (Tristan,
-//           Huang, Wick, Steele, ICML 2015). No random numbers, so no Gamma variates; the
-//           chain is no longer a Gibbs sampler of the joint posterior but reaches a given
-//           held-out perplexity in fewer and cheaper iterations (bench/RESULTS.md).
-enum class estimator { sample, mean };
-// "sample", "mean"; std::invalid_argument naming the value otherwise.
-estimator parse_estimator(const std::string& name);
-const char* estimator_name(estimator e);
-
-// How the chain is run. With the seed, the corpus and the hyperparameters these define the
-// trained model bit for bit.
-struct sampler_options {
-  algorithm method = algorithm::butterfly;  // how z is drawn
-  int width = 0;  // lanes per subgroup of the z draw; 0 = the backend's native width
-  estimator theta_phi = estimator::sample;
-};
-
-// Documents as the sampler sees them: CSR over word ids in [0, vocab_size).
-struct documents {
-  span<const std::int64_t> doc_offsets;  // M + 1 entries
-  span<const std::int32_t> words;        // N entries
-  std::int64_t vocab_size = 0;
-  std::int64_t num_docs() const { return doc_offsets.empty() ? 0 : std::int64_t(doc_offsets.size()) - 1; }
-  std::int64_t num_tokens() const { return std::int64_t(words.size()); }
-};
-
-// An owning version, for documents the program builds (held-out splits, remapped input).
-struct document_set {
-  std::vector<std::int64_t> doc_offsets{0};
-  std::vector<std::int32_t> words;
-  std::int64_t vocab_size = 0;
-  documents view() const { return {doc_offsets, words, vocab_size}; }
-};
-
-// Documents [first_doc, end_doc) of a corpus, and their tokens [first_token, end_token):
-// the part one process of a distributed run owns. A whole corpus is the shard of one part.
-struct shard {
-  std::int64_t first_doc = 0, end_doc = 0;
-  std::int64_t first_token = 0, end_token = 0;
-  std::int64_t num_docs() const { return end_doc - first_doc; }
-  std::int64_t num_tokens() const { return end_token - first_token; }
-};
-
-// Documents per block of the log-likelihood sum: its partial sums are kept per block and
-// added in block order, so shard boundaries fall on block boundaries.
-inline constexpr std::int64_t likelihood_block = 64;
-
-// Part `part` of `parts` contiguous shards with about N / parts tokens each, cut at
-// likelihood_block boundaries (so a part may be empty when documents are few).
-shard shard_of(const documents& docs, int parts, int part);
-inline shard whole(const documents& docs) { return shard_of(docs, 1, 0); }
-
-// Sums the word-topic counts of every process in place (V x K int32), so that each holds
-// the counts of the whole corpus: an MPI_Allreduce in a distributed run. Integer sums do not
-// depend on the order, which keeps phi bit-identical for any number of processes.
-using count_combiner = std::function<void(std::int32_t* counts, std::size_t n)>;
-
-struct state {
-  std::uint32_t iteration = 0;   // iterations completed; 0 is the initial state
-  std::vector<float> theta;      // M x K row-major, each row sums to 1 (the shard's rows)
-  std::vector<float> phi;        // V x K row-major, each column sums to 1
-  std::vector<std::int32_t> z;   // N topic assignments of the last iteration (the shard's)
-};
-
-struct iteration_seconds {
-  double z_draw = 0;   // the z draw (engine::iterate: the backend's draw, checked once)
-  double combine = 0;  // count_combiner (communication in a distributed run)
-  double rest = 0;     // counts and Dirichlet draws
-};
-
-// Partial sums added in index order: the one way per-block partials become a total, in one
-// process or after they are gathered from many.
-double ordered_sum(const std::vector<double>& partials);
+namespace steps {
+class any;  // steps.hpp
+}
 
 class sampler {
  public:
-  // docs must outlive the sampler. The sampler draws z and theta of the documents of
-  // `part` (whole(docs) by default; its first_doc a multiple of likelihood_block) and phi
-  // from the counts `combine` returns (those of `part` alone by default). Every random
-  // number is keyed by global document and token numbers, so the shards of a distributed
-  // run together draw exactly what one process drawing the whole corpus draws.
-  sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how);
-  sampler(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
-          count_combiner combine);
+  // The chain's initial state (iteration 0), made on backend `where`: z uniform at random,
+  // then theta and phi from the counts. c must outlive the sampler. Throws
+  // std::runtime_error when `where` cannot run here.
+  explicit sampler(const chain& c, const detail::executor& where = detail::configured_executor());
+  // Continues from `resumed` (e.g. a checkpoint), copied to the backend; std::invalid_argument
+  // when its sizes do not fit the chain's documents and topics.
+  sampler(const chain& c, state resumed, const detail::executor& where = detail::configured_executor());
+  ~sampler();
+  sampler(const sampler&) = delete;
+  sampler& operator=(const sampler&) = delete;
 
-  // Iteration 0: z uniform at random, then theta and phi drawn from the counts.
-  state initial_state() const;
-  // Advances s by one iteration: an lda::engine (engine.hpp) on the configured backend
-  // around one iteration. On a GPU build that copies s to the device and back each call;
-  // a training loop keeps an engine instead.
-  iteration_seconds iterate(state& s) const;
-  // log p(w | theta, phi) = sum over tokens t of log sum_k theta[m(t),k] phi[w(t),k]
-  // (lda::dot and portable log: the same bits on every machine and on the device).
-  double log_likelihood(const state& s) const;
-  // Its partial sums over the shard's blocks of likelihood_block documents: ordered_sum of
-  // the partials of all shards in shard order is log_likelihood of the whole corpus.
-  std::vector<double> log_likelihood_partials(const state& s) const;
+  // One iteration, on the backend.
+  iteration_seconds iterate();
+  std::uint32_t iteration() const;
 
-  const documents& docs() const { return docs_; }
-  const shard& part() const { return part_; }
-  const hyperparameters& hyper() const { return h_; }
+  // The state on the host, copied back from the backend when it changed since the last call.
+  const state& current();
+  // phi alone on the host (what held-out evaluation needs), copied back likewise.
+  const std::vector<float>& current_phi();
+  // chain::log_likelihood_partials of the current state, computed on the backend: only the
+  // partial sums are copied back.
+  std::vector<double> log_likelihood_partials();
+  // The state, moved out where the backend's memory is host memory; the sampler is spent.
+  state take();
+  // n_mk (documents x K) and n_wk (V x K, after the chain's count combiner) of the last
+  // iteration, copied to the host.
+  std::vector<std::int32_t> document_topic_counts() const;
+  std::vector<std::int32_t> word_topic_counts() const;
+
+  // Bytes copied between host and device memory by this process so far (the backend's
+  // counter; 0 where the kernels read host memory).
+  std::uint64_t copied_bytes() const;
+  // Whether the state lives in device memory (the backend's kernels cannot read host memory).
+  bool on_device() const { return b_.kernel_memory() == detail::memory::device; }
 
  private:
-  friend class engine;  // runs the iteration on the sampler's documents and options
+  struct arrays;
+  double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
+  void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
 
-  documents docs_;
-  hyperparameters h_;
-  std::uint64_t seed_;
-  sampler_options how_;
-  shard part_;
-  count_combiner combine_;
-  std::vector<std::int64_t> local_offsets_;  // the shard's doc_offsets, from 0
-  // The shard's token ids (from 0) grouped by word (CSR over words): n_wk is counted row by
-  // row from it, so each word's counts are owned by one chunk and no per-thread V x K
-  // copies are needed.
-  std::vector<std::int64_t> word_offsets_;
-  std::vector<std::int64_t> word_tokens_;
+  const chain& c_;
+  const detail::executor& b_;
+  std::unique_ptr<arrays> a_;
 };
 
 }  // namespace butterfly::lda

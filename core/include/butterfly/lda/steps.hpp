@@ -1,12 +1,12 @@
 // The steps of one LDA iteration after the z draw (and the initial z before the first),
-// each written once as a function of one element index: lda::engine runs them on its
+// each written once as a function of one element index: lda::sampler runs them on its
 // executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
 // the device backend's grid-stride kernels on device memory. Every element writes only its
 // own outputs, and every floating-point sum inside an element runs in a fixed order, so the trained model is
 // the same bits on every backend, thread count and grid. Integer counts are each owned by
 // one element (a document's row, a word's row), so no atomics are needed.
 //
-// The iteration (sampler.hpp) in these steps:
+// The iteration (chain.hpp) in these steps:
 //   counts:  topic_counts (n_mk per document m, then n_wk per word w)
 //   mean:    posterior_mean_rows (theta), column_partials<int32, int64> + mean_scale (the
 //            n_k per topic), posterior_mean_entries (phi)

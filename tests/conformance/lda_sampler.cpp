@@ -1,4 +1,4 @@
-// The LDA iteration on the configured backend (lda::engine: on CUDA/HIP the state stays in
+// The LDA iteration on the configured backend (lda::sampler: on CUDA/HIP the state stays in
 // device memory) against the same iteration on the serial reference, side by side, on the
 // real AP corpus at the configured backend's native width: theta, phi and z must be the same
 // bits, the device's counts must equal a recount from z on the host, a resumed run must
@@ -14,7 +14,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/corpus.hpp"
-#include "butterfly/lda/engine.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "catch_session.hpp"
 
 namespace {
@@ -32,13 +32,13 @@ const butterfly::io::corpus& ap() {
 
 lda::documents ap_docs() { return {ap().doc_offsets, ap().words, ap().vocab_size()}; }
 
-lda::sampler ap_sampler(lda::estimator e) {
+lda::chain ap_chain(lda::estimator e) {
   lda::hyperparameters h;
   h.num_topics = 24;
   h.alpha = 0.2;
   h.beta = 0.01;
   // The configured backend's width, which the reference runs too.
-  return lda::sampler(ap_docs(), h, 2026, {butterfly::algorithm::butterfly, configured_executor().default_width(), e});
+  return lda::chain(ap_docs(), h, 2026, {butterfly::algorithm::butterfly, configured_executor().default_width(), e});
 }
 
 void require_same(const lda::state& got, const lda::state& want) {
@@ -50,10 +50,10 @@ void require_same(const lda::state& got, const lda::state& want) {
 }
 
 // n_mk and n_wk counted on the host from z.
-void require_counts_of(lda::engine& e, const lda::sampler& s) {
-  const lda::state& st = e.current();
-  const int K = s.hyper().num_topics;
-  const lda::documents& d = s.docs();
+void require_counts_of(lda::sampler& smp, const lda::chain& c) {
+  const lda::state& st = smp.current();
+  const int K = c.hyper().num_topics;
+  const lda::documents& d = c.docs();
   std::vector<std::int32_t> n_mk(st.theta.size(), 0), n_wk(st.phi.size(), 0);
   std::int64_t invalid = 0;
   for (std::int64_t m = 0; m < d.num_docs(); ++m)
@@ -67,18 +67,18 @@ void require_counts_of(lda::engine& e, const lda::sampler& s) {
       ++n_wk[static_cast<std::size_t>(d.words[t]) * K + k];
     }
   REQUIRE(invalid == 0);
-  CHECK(e.document_topic_counts() == n_mk);
-  CHECK(e.word_topic_counts() == n_wk);
+  CHECK(smp.document_topic_counts() == n_mk);
+  CHECK(smp.word_topic_counts() == n_wk);
 }
 
 }  // namespace
 
-TEST_CASE("conformance: lda engine: the configured backend's model equals the reference's on ap", "[lda][engine]") {
+TEST_CASE("conformance: lda sampler: the configured backend's model equals the reference's on ap", "[lda][sampler]") {
   for (const auto e : {lda::estimator::mean, lda::estimator::sample}) {
     INFO("estimator " << lda::estimator_name(e) << ", width " << configured_executor().default_width() << ", "
                       << butterfly::backend_name());
-    const lda::sampler s = ap_sampler(e);
-    lda::engine device(s), reference(s, reference_executor());
+    const lda::chain c = ap_chain(e);
+    lda::sampler device(c), reference(c, reference_executor());
     require_same(device.current(), reference.current());
     for (int i = 0; i < 3; ++i) {
       const std::uint64_t copied = device.copied_bytes();
@@ -93,28 +93,28 @@ TEST_CASE("conformance: lda engine: the configured backend's model equals the re
     if (device.on_device()) CHECK(device.copied_bytes() - before == partials.size() * sizeof(double));
     CHECK(partials == reference.log_likelihood_partials());
     require_same(device.current(), reference.current());
-    CHECK(partials == s.log_likelihood_partials(device.current()));
-    require_counts_of(device, s);
+    CHECK(partials == c.log_likelihood_partials(device.current()));
+    require_counts_of(device, c);
   }
 }
 
-TEST_CASE("conformance: lda engine: resuming from a state equals running on", "[lda][engine]") {
-  const lda::sampler s = ap_sampler(lda::estimator::sample);
-  lda::engine straight(s);
+TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "[lda][sampler]") {
+  const lda::chain c = ap_chain(lda::estimator::sample);
+  lda::sampler straight(c);
   for (int i = 0; i < 3; ++i) straight.iterate();
-  lda::engine first(s);
+  lda::sampler first(c);
   first.iterate();
-  lda::engine resumed(s, first.take());
+  lda::sampler resumed(c, first.take());
   CHECK(resumed.iteration() == 1);
   for (int i = 0; i < 2; ++i) resumed.iterate();
   require_same(resumed.current(), straight.current());
 }
 
-TEST_CASE("conformance: lda engine: a state of the wrong size is refused, naming the sizes", "[lda][engine]") {
-  const lda::sampler s = ap_sampler(lda::estimator::mean);
-  lda::state st = lda::engine(s).take();
+TEST_CASE("conformance: lda sampler: a state of the wrong size is refused, naming the sizes", "[lda][sampler]") {
+  const lda::chain c = ap_chain(lda::estimator::mean);
+  lda::state st = lda::sampler(c).take();
   st.z.pop_back();
-  CHECK_THROWS_WITH(lda::engine(s, st), Catch::Contains("the sampler's shard needs"));
+  CHECK_THROWS_WITH(lda::sampler(c, st), Catch::Contains("the chain's shard needs"));
 }
 
 int main(int argc, char** argv) {

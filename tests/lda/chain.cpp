@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "butterfly/lda/gamma.hpp"
-#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/chain.hpp"
 #include "synthetic.hpp"
 
 using namespace butterfly;
@@ -50,14 +50,14 @@ void check_distributions(const lda::state& s, std::int64_t M, std::int64_t V, in
 // iterations the sampler reaches a mean best cosine of 0.95 (seed 7, every algorithm);
 // topics that only reflected the overall word frequencies would score far lower, since
 // random sparse topics overlap little. Threshold: 0.9.
-TEST_CASE("lda: the sampler recovers the topics of a synthetic corpus", "[lda][sampler]") {
+TEST_CASE("lda: the sampler recovers the topics of a synthetic corpus", "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
   for (algorithm method : all_algorithms) {
     CAPTURE(name(method));
-    lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 7, {method});
-    auto s = smp.initial_state();
-    for (int i = 0; i < 60; ++i) smp.iterate(s);
+    lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 7, {method});
+    auto s = chain.initial_state();
+    for (int i = 0; i < 60; ++i) chain.iterate(s);
     CHECK(s.iteration == 60);
     check_distributions(s, 400, 200, K);
     const auto best = best_cosines(c.true_phi, s.phi, c.V, K);
@@ -68,15 +68,15 @@ TEST_CASE("lda: the sampler recovers the topics of a synthetic corpus", "[lda][s
   }
 }
 
-TEST_CASE("lda: the log-likelihood rises over the early iterations", "[lda][sampler]") {
+TEST_CASE("lda: the log-likelihood rises over the early iterations", "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 3);
-  lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 11, {algorithm::butterfly});
-  auto s = smp.initial_state();
-  std::vector<double> ll = {smp.log_likelihood(s)};
+  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 11, {algorithm::butterfly});
+  auto s = chain.initial_state();
+  std::vector<double> ll = {chain.log_likelihood(s)};
   for (int i = 0; i < 20; ++i) {
-    smp.iterate(s);
-    ll.push_back(smp.log_likelihood(s));
+    chain.iterate(s);
+    ll.push_back(chain.log_likelihood(s));
   }
   INFO("ll[0] " << ll[0] << " ll[5] " << ll[5] << " ll[20] " << ll[20]);
   CHECK(ll[5] > ll[0]);
@@ -85,13 +85,13 @@ TEST_CASE("lda: the log-likelihood rises over the early iterations", "[lda][samp
   for (double x : ll) CHECK(x < 0.0);
 }
 
-TEST_CASE("lda: the same seed gives the same bits, another seed another state", "[lda][sampler]") {
+TEST_CASE("lda: the same seed gives the same bits, another seed another state", "[lda][chain]") {
   const int K = 5;
   const auto c = make_synthetic(K, 50, 60, 30, 0.3, 0.1, 5);
   auto run = [&](std::uint64_t seed) {
-    lda::sampler smp(c.docs.view(), {K, 0.3, 0.1}, seed, {algorithm::butterfly});
-    auto s = smp.initial_state();
-    for (int i = 0; i < 5; ++i) smp.iterate(s);
+    lda::chain chain(c.docs.view(), {K, 0.3, 0.1}, seed, {algorithm::butterfly});
+    auto s = chain.initial_state();
+    for (int i = 0; i < 5; ++i) chain.iterate(s);
     return s;
   };
   const auto a = run(1), b = run(1), d = run(2);
@@ -101,41 +101,41 @@ TEST_CASE("lda: the same seed gives the same bits, another seed another state", 
   CHECK(a.phi != d.phi);
 }
 
-TEST_CASE("lda: empty documents and unused words are handled", "[lda][sampler]") {
+TEST_CASE("lda: empty documents and unused words are handled", "[lda][chain]") {
   lda::document_set d;
   d.vocab_size = 6;  // words 4 and 5 never occur
   d.words = {0, 1, 1, 2, 3, 3, 0};
   d.doc_offsets = {0, 0, 4, 4, 7, 7};  // documents 0, 2 and 4 are empty
-  lda::sampler smp(d.view(), {3, 0.1, 0.01}, 1, {algorithm::butterfly});
-  auto s = smp.initial_state();
-  for (int i = 0; i < 5; ++i) smp.iterate(s);
+  lda::chain chain(d.view(), {3, 0.1, 0.01}, 1, {algorithm::butterfly});
+  auto s = chain.initial_state();
+  for (int i = 0; i < 5; ++i) chain.iterate(s);
   check_distributions(s, 5, 6, 3);
   for (auto z : s.z) CHECK((z >= 0 && z < 3));
-  CHECK(std::isfinite(smp.log_likelihood(s)));
+  CHECK(std::isfinite(chain.log_likelihood(s)));
 }
 
-TEST_CASE("lda: bad hyperparameters and word ids are refused", "[lda][sampler]") {
+TEST_CASE("lda: bad hyperparameters and word ids are refused", "[lda][chain]") {
   lda::document_set d;
   d.vocab_size = 2;
   d.words = {0, 2};
   d.doc_offsets = {0, 2};
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, 0.01}, 1, {algorithm::basic}),
+  CHECK_THROWS_WITH(lda::chain(d.view(), {3, 0.1, 0.01}, 1, {algorithm::basic}),
                     Catch::Contains("word id 2"));
   d.words = {0, 1};
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {0, 0.1, 0.01}, 1, {algorithm::basic}),
+  CHECK_THROWS_WITH(lda::chain(d.view(), {0, 0.1, 0.01}, 1, {algorithm::basic}),
                     Catch::Contains("topics"));
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, -1, 0.01}, 1, {algorithm::basic}),
+  CHECK_THROWS_WITH(lda::chain(d.view(), {3, -1, 0.01}, 1, {algorithm::basic}),
                     Catch::Contains("alpha"));
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, NAN}, 1, {algorithm::basic}),
+  CHECK_THROWS_WITH(lda::chain(d.view(), {3, 0.1, NAN}, 1, {algorithm::basic}),
                     Catch::Contains("beta"));
 }
 
-TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][sampler]") {
+TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][chain]") {
   lda::document_set d;
   d.vocab_size = 2;
   d.words = {0, 1};
   d.doc_offsets = {0, 2};
-  CHECK_THROWS_WITH(lda::sampler(d.view(), {3, 0.1, 0.01}, 1, {algorithm::basic, 3}),
+  CHECK_THROWS_WITH(lda::chain(d.view(), {3, 0.1, 0.01}, 1, {algorithm::basic, 3}),
                     Catch::Contains("width 3"));
   CHECK_THROWS_WITH(lda::parse_estimator("mode"), Catch::Contains("'mode'"));
 }
@@ -143,14 +143,14 @@ TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][sampler]") {
 // The mean estimator's theta and phi are the posterior means of the counts of z, recounted
 // here from z itself: theta[m,k] = (n_mk + alpha) / (n_m + K alpha), phi[w,k] = (n_wk +
 // beta) / (n_k + V beta), one double rounded to float (floors are far below these values).
-TEST_CASE("lda: the mean estimator gives the posterior means of the counts of z", "[lda][sampler]") {
+TEST_CASE("lda: the mean estimator gives the posterior means of the counts of z", "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 5);
   const auto docs = c.docs.view();
   const double alpha = 0.2, beta = 0.05;
-  lda::sampler smp(docs, {K, alpha, beta}, 3, {algorithm::butterfly, 0, lda::estimator::mean});
-  auto s = smp.initial_state();
-  for (int i = 0; i < 4; ++i) smp.iterate(s);
+  lda::chain chain(docs, {K, alpha, beta}, 3, {algorithm::butterfly, 0, lda::estimator::mean});
+  auto s = chain.initial_state();
+  for (int i = 0; i < 4; ++i) chain.iterate(s);
   const std::int64_t M = docs.num_docs(), V = docs.vocab_size;
   std::vector<std::int64_t> n_wk(V * K, 0), n_k(K, 0);
   for (std::int64_t m = 0; m < M; ++m) {
@@ -171,12 +171,12 @@ TEST_CASE("lda: the mean estimator gives the posterior means of the counts of z"
 }
 
 // Mean-for-mode still learns the topics (same corpus and threshold as the sampler's test).
-TEST_CASE("lda: the mean estimator recovers the topics of a synthetic corpus", "[lda][sampler]") {
+TEST_CASE("lda: the mean estimator recovers the topics of a synthetic corpus", "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
-  lda::sampler smp(c.docs.view(), {K, 0.2, 0.05}, 7, {algorithm::butterfly, 0, lda::estimator::mean});
-  auto s = smp.initial_state();
-  for (int i = 0; i < 60; ++i) smp.iterate(s);
+  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 7, {algorithm::butterfly, 0, lda::estimator::mean});
+  auto s = chain.initial_state();
+  for (int i = 0; i < 60; ++i) chain.iterate(s);
   double mean = 0;
   for (double cos : best_cosines(c.true_phi, s.phi, c.V, K)) mean += cos / K;
   INFO("mean best cosine " << mean);

@@ -1,0 +1,160 @@
+// One Markov chain of the uncollapsed Gibbs sampler for LDA of the paper's evaluation: its
+// definition (lda::chain: documents, hyperparameters, seed, sampler_options, shard) and its
+// state. One iteration:
+//   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly's draw on the configured backend)
+//   2. count n_mk, n_wk (and n_k)              from z
+//   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
+//      (or their means, estimator::mean)
+// Steps 2 and 3 are lda/steps.hpp; lda::sampler (sampler.hpp) runs the iterations where the
+// backend keeps its memory.
+// The state after iteration i is a pure function of (seed, i, corpus, hyperparameters,
+// sampler_options): every random number is keyed by (seed, iteration, stream, index), and every
+// reduction runs over fixed chunks combined in chunk order, so any thread count, backend or
+// grid gives the same bits (which is also what makes checkpoint/resume exact).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "butterfly/butterfly.hpp"
+
+namespace butterfly::lda {
+
+struct hyperparameters {
+  int num_topics = 20;
+  double alpha = 0.1;  // symmetric Dirichlet prior on each theta[m,:]
+  double beta = 0.01;  // symmetric Dirichlet prior on each phi[:,k]
+};
+// Throws std::invalid_argument naming the bad value.
+void check(const hyperparameters& h);
+
+// How step 3 turns the counts into theta and phi.
+//   sample: a draw from the Dirichlet posterior (Gamma variates), the paper's sampler.
+//   mean:   the posterior mean, theta[m,k] = (n_mk + alpha) / (n_m + K alpha) and
+//           phi[w,k] = (n_wk + beta) / (n_k + V beta): "mean-for-mode estimation" (Tristan,
+//           Huang, Wick, Steele, ICML 2015). No random numbers, so no Gamma variates; the
+//           chain is no longer a Gibbs sampler of the joint posterior but reaches a given
+//           held-out perplexity in fewer and cheaper iterations (bench/RESULTS.md).
+enum class estimator { sample, mean };
+// "sample", "mean"; std::invalid_argument naming the value otherwise.
+estimator parse_estimator(const std::string& name);
+const char* estimator_name(estimator e);
+
+// How the sampler runs the chain. With the seed, the corpus and the hyperparameters these
+// define the trained model bit for bit.
+struct sampler_options {
+  algorithm method = algorithm::butterfly;  // how z is drawn
+  int width = 0;  // lanes per subgroup of the z draw; 0 = the backend's native width
+  estimator theta_phi = estimator::sample;
+};
+
+// Documents as the sampler sees them: CSR over word ids in [0, vocab_size).
+struct documents {
+  span<const std::int64_t> doc_offsets;  // M + 1 entries
+  span<const std::int32_t> words;        // N entries
+  std::int64_t vocab_size = 0;
+  std::int64_t num_docs() const { return doc_offsets.empty() ? 0 : std::int64_t(doc_offsets.size()) - 1; }
+  std::int64_t num_tokens() const { return std::int64_t(words.size()); }
+};
+
+// An owning version, for documents the program builds (held-out splits, remapped input).
+struct document_set {
+  std::vector<std::int64_t> doc_offsets{0};
+  std::vector<std::int32_t> words;
+  std::int64_t vocab_size = 0;
+  documents view() const { return {doc_offsets, words, vocab_size}; }
+};
+
+// Documents [first_doc, end_doc) of a corpus, and their tokens [first_token, end_token):
+// the part one process of a distributed run owns. A whole corpus is the shard of one part.
+struct shard {
+  std::int64_t first_doc = 0, end_doc = 0;
+  std::int64_t first_token = 0, end_token = 0;
+  std::int64_t num_docs() const { return end_doc - first_doc; }
+  std::int64_t num_tokens() const { return end_token - first_token; }
+};
+
+// Documents per block of the log-likelihood sum: its partial sums are kept per block and
+// added in block order, so shard boundaries fall on block boundaries.
+inline constexpr std::int64_t likelihood_block = 64;
+
+// Part `part` of `parts` contiguous shards with about N / parts tokens each, cut at
+// likelihood_block boundaries (so a part may be empty when documents are few).
+shard shard_of(const documents& docs, int parts, int part);
+inline shard whole(const documents& docs) { return shard_of(docs, 1, 0); }
+
+// Sums the word-topic counts of every process in place (V x K int32), so that each holds
+// the counts of the whole corpus: an MPI_Allreduce in a distributed run. Integer sums do not
+// depend on the order, which keeps phi bit-identical for any number of processes.
+using count_combiner = std::function<void(std::int32_t* counts, std::size_t n)>;
+
+struct state {
+  std::uint32_t iteration = 0;   // iterations completed; 0 is the initial state
+  std::vector<float> theta;      // M x K row-major, each row sums to 1 (the shard's rows)
+  std::vector<float> phi;        // V x K row-major, each column sums to 1
+  std::vector<std::int32_t> z;   // N topic assignments of the last iteration (the shard's)
+};
+
+struct iteration_seconds {
+  double z_draw = 0;   // the z draw (sampler::iterate: the backend's draw, checked once)
+  double combine = 0;  // count_combiner (communication in a distributed run)
+  double rest = 0;     // counts and Dirichlet draws
+};
+
+// Partial sums added in index order: the one way per-block partials become a total, in one
+// process or after they are gathered from many.
+double ordered_sum(const std::vector<double>& partials);
+
+// The definition of one Markov chain: the documents, the hyperparameters, the seed, the
+// sampler_options, the shard and the count combiner (with the shard's CSR helpers built from
+// them). The state after iteration i is a pure function of it (and of i); an lda::sampler
+// (sampler.hpp) runs the iterations.
+class chain {
+ public:
+  // docs must outlive the chain. Its z and theta are those of the documents of `part`
+  // (whole(docs) by default; its first_doc a multiple of likelihood_block), its phi is drawn
+  // from the counts `combine` returns (those of `part` alone by default). Every random number
+  // is keyed by global document and token numbers, so the shards of a distributed run
+  // together draw exactly what one process drawing the whole corpus draws.
+  chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how);
+  chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
+        count_combiner combine);
+
+  // Conveniences that run an lda::sampler (sampler.hpp) on the configured backend for one
+  // iteration. On a GPU build each call copies the state to the device and back; a training
+  // loop keeps an lda::sampler instead.
+  // Iteration 0: z uniform at random, then theta and phi drawn from the counts.
+  state initial_state() const;
+  // Advances s by one iteration.
+  iteration_seconds iterate(state& s) const;
+  // log p(w | theta, phi) = sum over tokens t of log sum_k theta[m(t),k] phi[w(t),k]
+  // (lda::dot and portable log: the same bits on every machine and on the device).
+  double log_likelihood(const state& s) const;
+  // Its partial sums over the shard's blocks of likelihood_block documents: ordered_sum of
+  // the partials of all shards in shard order is log_likelihood of the whole corpus.
+  std::vector<double> log_likelihood_partials(const state& s) const;
+
+  const documents& docs() const { return docs_; }
+  const shard& part() const { return part_; }
+  const hyperparameters& hyper() const { return h_; }
+
+ private:
+  friend class sampler;  // runs the iterations on the chain's documents and options
+
+  documents docs_;
+  hyperparameters h_;
+  std::uint64_t seed_;
+  sampler_options how_;
+  shard part_;
+  count_combiner combine_;
+  std::vector<std::int64_t> local_offsets_;  // the shard's doc_offsets, from 0
+  // The shard's token ids (from 0) grouped by word (CSR over words): n_wk is counted row by
+  // row from it, so each word's counts are owned by one chunk and no per-thread V x K
+  // copies are needed.
+  std::vector<std::int64_t> word_offsets_;
+  std::vector<std::int64_t> word_tokens_;
+};
+
+}  // namespace butterfly::lda

@@ -1,0 +1,127 @@
+#include "butterfly/lda/chain.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "butterfly/detail/checks.hpp"
+#include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/run_steps.hpp"
+
+namespace butterfly::lda {
+
+void check(const hyperparameters& h) {
+  if (h.num_topics < 1)
+    throw std::invalid_argument("number of topics must be at least 1, got " +
+                                std::to_string(h.num_topics));
+  if (!(h.alpha > 0.0) || !std::isfinite(h.alpha))
+    throw std::invalid_argument("alpha must be a positive number, got " + std::to_string(h.alpha));
+  if (!(h.beta > 0.0) || !std::isfinite(h.beta))
+    throw std::invalid_argument("beta must be a positive number, got " + std::to_string(h.beta));
+}
+
+shard shard_of(const documents& docs, int parts, int part) {
+  if (parts < 1 || part < 0 || part >= parts)
+    throw std::invalid_argument("shard " + std::to_string(part) + " of " + std::to_string(parts) +
+                                " does not exist");
+  const std::int64_t M = docs.num_docs(), N = docs.num_tokens();
+  const std::int64_t blocks = (M + likelihood_block - 1) / likelihood_block;
+  // Part p starts at the block boundary whose token offset is nearest to p N / parts; the
+  // nearest boundaries of increasing targets never decrease, so the parts tile the corpus.
+  const auto start = [&](int p) -> std::int64_t {
+    if (p == 0) return 0;
+    if (p == parts) return M;
+    const double target = static_cast<double>(N) * p / parts;
+    std::int64_t lo = 0, hi = blocks;  // first block boundary b with offset >= target
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi) / 2;
+      if (static_cast<double>(docs.doc_offsets[std::min(mid * likelihood_block, M)]) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    std::int64_t b = lo;
+    if (b > 0 && target - static_cast<double>(docs.doc_offsets[std::min((b - 1) * likelihood_block, M)]) <
+                     static_cast<double>(docs.doc_offsets[std::min(b * likelihood_block, M)]) - target)
+      --b;
+    return std::min(b * likelihood_block, M);
+  };
+  shard s;
+  s.first_doc = start(part);
+  s.end_doc = start(part + 1);
+  s.first_token = M > 0 ? docs.doc_offsets[s.first_doc] : 0;
+  s.end_token = M > 0 ? docs.doc_offsets[s.end_doc] : 0;
+  return s;
+}
+
+estimator parse_estimator(const std::string& name) {
+  if (name == "sample") return estimator::sample;
+  if (name == "mean") return estimator::mean;
+  throw std::invalid_argument("estimator must be sample or mean, got '" + name + "'");
+}
+
+const char* estimator_name(estimator e) { return e == estimator::mean ? "mean" : "sample"; }
+
+chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
+    : chain(docs, h, seed, how, whole(docs), {}) {}
+
+chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how, shard part,
+             count_combiner combine)
+    : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
+  check(h_);
+  // The draw checks the width on its first call; checked here too, so a bad width fails
+  // before any work rather than after the initial state.
+  detail::resolve_width("lda::chain", how_.width, default_width(), supported_widths());
+  if (part_.first_doc < 0 || part_.first_doc > part_.end_doc || part_.end_doc > docs_.num_docs() ||
+      part_.first_doc % likelihood_block != 0 ||
+      (docs_.num_docs() > 0 && (part_.first_token != docs_.doc_offsets[part_.first_doc] ||
+                                part_.end_token != docs_.doc_offsets[part_.end_doc])))
+    throw std::invalid_argument("shard [" + std::to_string(part_.first_doc) + ", " +
+                                std::to_string(part_.end_doc) + ") does not fit the " +
+                                std::to_string(docs_.num_docs()) + " documents");
+  const std::int64_t V = docs_.vocab_size, N = part_.num_tokens();
+  local_offsets_.resize(static_cast<std::size_t>(part_.num_docs() + 1));
+  for (std::int64_t m = 0; m <= part_.num_docs(); ++m)
+    local_offsets_[m] = docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
+  const std::int32_t* words = docs_.words.data() + part_.first_token;
+  word_offsets_.assign(static_cast<std::size_t>(V + 1), 0);
+  for (std::int64_t t = 0; t < N; ++t) {
+    const std::int32_t w = words[t];
+    if (w < 0 || w >= V)
+      throw std::invalid_argument("word id " + std::to_string(w) + " outside the vocabulary of " +
+                                  std::to_string(V) + " words");
+    ++word_offsets_[static_cast<std::size_t>(w) + 1];
+  }
+  for (std::int64_t w = 0; w < V; ++w) word_offsets_[w + 1] += word_offsets_[w];
+  word_tokens_.resize(static_cast<std::size_t>(N));
+  std::vector<std::int64_t> next(word_offsets_.begin(), word_offsets_.end() - 1);
+  for (std::int64_t t = 0; t < N; ++t) word_tokens_[next[words[t]]++] = t;
+}
+
+state chain::initial_state() const { return sampler(*this).take(); }
+
+iteration_seconds chain::iterate(state& s) const {
+  sampler smp(*this, std::move(s));
+  const iteration_seconds sec = smp.iterate();
+  s = smp.take();
+  return sec;
+}
+
+double chain::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
+
+std::vector<double> chain::log_likelihood_partials(const state& s) const {
+  std::vector<double> partial(static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
+  steps::run_on_host(detail::configured_executor(), steps::likelihood_blocks{local_offsets_.data(), docs_.words.data() + part_.first_token,
+                                               s.theta.data(), s.phi.data(), h_.num_topics, part_.num_docs(),
+                                               likelihood_block, partial.data()},
+                      static_cast<std::int64_t>(partial.size()));
+  return partial;
+}
+
+double ordered_sum(const std::vector<double>& partials) {
+  double total = 0.0;
+  for (double p : partials) total += p;
+  return total;
+}
+
+}  // namespace butterfly::lda
