@@ -100,9 +100,14 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
 template <class Kernel, class SG, class Source>
 void draw_warps(const SG& sg, const Source& src, std::int32_t* z, const draw_options& o,
                 std::int64_t q_begin, std::int64_t q_end, float* scratch) noexcept {
-  const auto ws = warp_scratch<SG>::carve(scratch, src.K);
+  // Local copies: the stores to z (int32) could alias the caller's src.K or o.iteration,
+  // which would make the compiler reload them after every store.
+  const Source s = src;
+  const std::uint64_t seed = o.seed, first_token = o.first_token;
+  const std::uint32_t iteration = o.iteration;
+  const auto ws = warp_scratch<SG>::carve(scratch, s.K);
   for (std::int64_t q = q_begin; q < q_end; ++q)
-    draw_warp<Kernel>(sg, src, q, ws, z, o.seed, o.iteration, o.first_token);
+    draw_warp<Kernel>(sg, s, q, ws, z, seed, iteration, first_token);
 }
 
 }  // namespace butterfly::detail
