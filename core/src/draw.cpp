@@ -6,7 +6,6 @@
 #include <new>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "butterfly/detail/kernel_array.hpp"
@@ -76,66 +75,38 @@ rows_call prepare(const executor& e, const char* fn, const rows_args& a, const d
   return {row_form{nullptr, R, a.num_topics, lane_of(o.first_token, width)}, width};
 }
 
-namespace {
-
-// s where the kernels read it: s itself, or a device copy of host span s (staged: a device
-// executor's kernels cannot read host memory), uploaded unless it is only written.
-template <class T>
-struct staged {
-  kernel_array<std::remove_const_t<T>> copy;
-  T* ptr;
-  staged(const executor& e, span<T> s, bool stage, bool upload = true)
-      : copy(e, stage ? s.size() : 0), ptr(stage ? copy.data() : s.data()) {
-    if (stage && upload && !s.empty()) e.copy_to_device(copy.data(), s.data(), s.size() * sizeof(T));
-  }
-};
-
-bool needs_staging(const executor& e, memory where) {
-  return where == memory::host && e.kernel_memory() == memory::device;
-}
-
-// Runs l and, when z was staged, copies it back.
-template <class Source>
-void run(const executor& e, const warp_launch<Source>& l, staged<std::int32_t>& z,
-         span<std::int32_t> out, bool staging) {
-  e.for_each_warp(l);
-  if (staging) z.copy.copy_to(out.data());
-}
-
-}  // namespace
-
+// Host spans for a device executor are staged in mirrors: inputs uploaded, z copied back.
 void launch(const executor& e, const char* fn, const topics_call& c, const topics_args& k,
             const draw_options& o, memory where, void* stream) {
   require_available(e, fn);
-  const bool stage = needs_staging(e, where);
-  const staged<const float> theta(e, k.theta, stage), phi(e, k.phi, stage);
-  const staged<const std::int64_t> offsets(e, k.doc_offsets, stage);
-  const staged<const std::int32_t> words(e, k.words, stage);
-  staged<std::int32_t> z(e, k.z, stage, false);
+  const mirror<const float> theta(e, k.theta.data(), k.theta.size(), where),
+      phi(e, k.phi.data(), k.phi.size(), where);
+  const mirror<const std::int64_t> offsets(e, k.doc_offsets.data(), k.doc_offsets.size(), where);
+  const mirror<const std::int32_t> words(e, k.words.data(), k.words.size(), where);
+  const mirror<std::int32_t> z(e, k.z.data(), k.z.size(), where, false);
   product_form src = c.src;
-  src.theta = theta.ptr;
-  src.phi = phi.ptr;
-  src.offsets = offsets.ptr;
-  src.words = words.ptr;
+  src.theta = theta.data();
+  src.phi = phi.data();
+  src.offsets = offsets.data();
+  src.words = words.data();
   executor::placed_plan plan;
   if (c.plan) {
     plan = e.place(c.plan);
     src.packed = plan.slots;
   }
-  run(e, warp_launch<product_form>{src, c.width, o, stage ? z.ptr : k.z.data(), stream}, z, k.z,
-      stage);
+  e.for_each_warp(warp_launch<product_form>{src, c.width, o, z.data(), stream});
+  z.download(k.z.data());
 }
 
 void launch(const executor& e, const char* fn, const rows_call& c, const rows_args& k,
             const draw_options& o, memory where, void* stream) {
   require_available(e, fn);
-  const bool stage = needs_staging(e, where);
-  const staged<const float> weights(e, k.weights, stage);
-  staged<std::int32_t> out(e, k.out, stage, false);
+  const mirror<const float> weights(e, k.weights.data(), k.weights.size(), where);
+  const mirror<std::int32_t> out(e, k.out.data(), k.out.size(), where, false);
   row_form src = c.src;
-  src.weights = weights.ptr;
-  run(e, warp_launch<row_form>{src, c.width, o, stage ? out.ptr : k.out.data(), stream}, out,
-      k.out, stage);
+  src.weights = weights.data();
+  e.for_each_warp(warp_launch<row_form>{src, c.width, o, out.data(), stream});
+  out.download(k.out.data());
 }
 
 void draw(const executor& e, const char* fn, const topics_args& kernel, const topics_args& host,

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include "butterfly/detail/draw.hpp"
@@ -20,28 +19,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 using detail::kernel_array;
 
-// An array the host holds, where the kernels read it: the host array itself on host memory
-// (nothing is copied), a device copy otherwise.
-template <class T>
-class mirror {
-  using value = std::remove_const_t<T>;
-
- public:
-  mirror(const detail::executor& b, T* host, std::size_t n)
-      : on_host_(b.kernel_memory() == detail::memory::host),
-        copy_(b, host, on_host_ ? 0 : n),
-        ptr_(on_host_ ? host : copy_.data()) {}
-  T* data() const { return ptr_; }
-  // Refreshes the host array from the device copy (nothing to do on host memory).
-  void download(std::vector<value>& host) const {
-    if (!on_host_) copy_.copy_to(host);
-  }
-
- private:
-  bool on_host_;
-  kernel_array<value> copy_;
-  T* ptr_;
-};
+using detail::mirror;
 
 std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 
@@ -228,8 +206,8 @@ double sampler::estimate(std::uint32_t iteration) {
 const state& sampler::current() {
   arrays& a = *a_;
   current_phi();
-  if (a.theta_stale) a.theta.download(a.host.theta);
-  if (a.z_stale) a.z.download(a.host.z);
+  if (a.theta_stale) a.theta.download(a.host.theta.data());
+  if (a.z_stale) a.z.download(a.host.z.data());
   a.theta_stale = a.z_stale = false;
   a.host.iteration = a.iteration;
   return a.host;
@@ -237,7 +215,7 @@ const state& sampler::current() {
 
 const std::vector<float>& sampler::current_phi() {
   arrays& a = *a_;
-  if (a.phi_stale) a.phi.download(a.host.phi);
+  if (a.phi_stale) a.phi.download(a.host.phi.data());
   a.phi_stale = false;
   return a.host.phi;
 }

@@ -1,9 +1,11 @@
-// n elements of T in an executor's kernel memory: a host vector on host memory, a device
-// allocation otherwise. The front door stages host spans for a device executor in these, and
-// the LDA sampler keeps its training state in them.
+// Arrays in an executor's kernel memory. kernel_array: n elements there (a host vector on
+// host memory, a device allocation otherwise), the LDA sampler's training state. mirror: an
+// array the caller holds, where the kernels read it; the front door stages host spans for a
+// device executor this way, and the sampler its corpus and state.
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -60,6 +62,32 @@ class kernel_array {
   std::size_t n_;
   std::vector<T> host_;
   T* device_ = nullptr;
+};
+
+// n elements at p, in memory `where`, as e's kernels read them: p itself where they can
+// (p in device memory, or e's kernels read host memory), nothing copied; otherwise a device
+// copy of host[0, n), uploaded unless the kernels only write it (upload = false).
+template <class T>
+class mirror {
+  using value = std::remove_const_t<T>;
+
+ public:
+  mirror(const executor& e, T* p, std::size_t n, memory where = memory::host, bool upload = true)
+      : in_place_(where == memory::device || e.kernel_memory() == memory::host),
+        copy_(e, in_place_ ? 0 : n),
+        ptr_(in_place_ ? p : copy_.data()) {
+    if (!in_place_ && upload && n > 0) e.copy_to_device(copy_.data(), p, n * sizeof(T));
+  }
+  T* data() const { return ptr_; }
+  // Copies the device copy back to host[0, n) (nothing to do in place).
+  void download(value* host) const {
+    if (!in_place_) copy_.copy_to(host);
+  }
+
+ private:
+  bool in_place_;
+  kernel_array<value> copy_;
+  T* ptr_;
 };
 
 }  // namespace butterfly::detail

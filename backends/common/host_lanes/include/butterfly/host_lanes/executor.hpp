@@ -20,9 +20,9 @@
 
 namespace butterfly::host_lanes {
 
-// Host scratch for `count` warps at a time on SG's lanes (detail::warp_scratch each). An
-// executor allocates it before it spreads ranges over threads, so nothing inside a parallel
-// region can throw.
+// Host scratch for `count` warps at a time on SG's lanes (detail::warp_scratch each). The
+// OpenMP executor allocates one per thread before its parallel region, so nothing inside it
+// can throw.
 template <class SG>
 struct warp_scratch_buffer {
   std::vector<float> floats;
@@ -35,7 +35,7 @@ struct warp_scratch_buffer {
 
 // Warps per range when an executor spreads them over `threads` threads: about eight ranges
 // per thread, enough for a dynamic schedule to even out long and short documents, few
-// enough that each range's scratch allocation is noise.
+// enough that the cost of handing out a range is noise.
 inline std::int64_t warp_chunk(std::int64_t warps, int threads) {
   return std::max<std::int64_t>(1, warps / (8 * static_cast<std::int64_t>(threads)));
 }
