@@ -88,9 +88,16 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                  "backend's native width")
       ->type_name("W")->check(CLI::IsMember(width_choices()))->capture_default_str();
   cmd.add_option("--estimator", a.estimator,
-                 "theta and phi from the counts: mean = the posterior mean (fewer, cheaper iterations to "
-                 "a given perplexity), sample = a Dirichlet draw (the paper's uncollapsed Gibbs sampler)")
-      ->type_name("NAME")->check(CLI::IsMember({"sample", "mean"}))->capture_default_str();
+                 "collapsed = theta integrated out, each document's tokens drawn in order (partially "
+                 "collapsed Gibbs, O(topics per document) per token; theta and phi the posterior means); "
+                 "mean = z drawn by --algorithm from the posterior means (cheaper iterations, but it can "
+                 "stop short of the best model); sample = theta and phi drawn from their Dirichlets (the "
+                 "paper's uncollapsed Gibbs sampler). --algorithm and --width apply to mean and sample")
+      ->type_name("NAME")->check(CLI::IsMember({"sample", "mean", "collapsed"}))->capture_default_str();
+  cmd.add_option("--burn-in", a.burn_in,
+                 "with --estimator collapsed: the first N iterations draw z as --estimator mean does (the "
+                 "dense butterfly draw), the rest are collapsed sweeps")
+      ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
   cmd.add_option("--eval-every", a.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")
       ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();

@@ -72,7 +72,7 @@ struct training_data {
 };
 
 lda::sampler_options sampler_options_of(const train_args& a) {
-  return {parse_algorithm(a.algorithm), a.width, lda::parse_estimator(a.estimator)};
+  return {parse_algorithm(a.algorithm), a.width, lda::parse_estimator(a.estimator), a.burn_in};
 }
 
 lda::hyperparameters hyperparameters_of(const train_args& a) {
@@ -251,6 +251,7 @@ class training_run {
     d["algorithm"] = args_.algorithm;
     d["width"] = width();
     d["estimator"] = args_.estimator;
+    if (args_.estimator == "collapsed") d["burn_in"] = args_.burn_in;
     d["topics"] = K;
     d["alpha"] = hyper_.alpha;
     d["beta"] = hyper_.beta;

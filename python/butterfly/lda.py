@@ -42,8 +42,9 @@ def _documents(X, vocab_size=None):
 
 
 class LDA:
-    """Latent Dirichlet allocation, Steele & Tristan's uncollapsed sampler (z drawn, theta and phi
-    their posterior means by default, or Dirichlet draws with estimator="sample").
+    """Latent Dirichlet allocation by Gibbs sampling: partially collapsed by default (each
+    document's tokens drawn in order), or Steele & Tristan's uncollapsed sampler (estimator="mean"
+    or "sample").
 
     Parameters (scikit-learn's names; defaults are ``butterfly-lda train``'s):
       n_components      topics K (20)
@@ -53,8 +54,11 @@ class LDA:
       random_state      int seed (1, the CLI's --seed); the model is a pure function of it
     butterfly's own:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
-      estimator         theta and phi from the counts: "mean" (posterior means, default: fewer,
-                        cheaper iterations) or "sample" (Dirichlet draws; --estimator)
+      estimator         how z is drawn and theta and phi estimated (--estimator): "collapsed"
+                        (default: theta integrated out, each document's tokens drawn in order,
+                        theta and phi the posterior means), "mean" (z by the butterfly from the
+                        posterior means: cheaper iterations, but it can stop short of the
+                        best model) or "sample" (Dirichlet draws, the paper's sampler)
       width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
@@ -70,7 +74,7 @@ class LDA:
     """
 
     def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
-                 random_state=1, algorithm="butterfly", estimator="mean", width=0, threads=None,
+                 random_state=1, algorithm="butterfly", estimator="collapsed", width=0, threads=None,
                  checkpoint=None, checkpoint_every=10, fold_in_sweeps=20, progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior

@@ -234,7 +234,7 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
 
 
 // The options a resumed run takes from its checkpoint include --estimator and --width (the
-// defaults are mean and the native width; the other estimator is the one to carry over, and
+// defaults are collapsed and the native width; another estimator is the one to carry over, and
 // a width the backend supports other than its native one: 4 on the host backends; a backend
 // with one width, CUDA's 32, can only pass its native width).
 TEST_CASE("cli: --estimator sample and --width survive kill and resume and are written to model.json", "[cli]") {
@@ -259,9 +259,26 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
   CHECK(model.at("estimator") == "sample");
   CHECK(model.at("width") == width);
   const auto defaults = nlohmann::json::parse(slurp(ws.path("default/model.json")));
-  CHECK(defaults.at("estimator") == "mean");
+  CHECK(defaults.at("estimator") == "collapsed");
   CHECK(defaults.at("width") == butterfly::default_width());
 }
+// The collapsed estimator with a burn-in, killed after its first sweeps and resumed (the
+// checkpoint at iteration 6 holds z, and theta and phi computed from the counts only because
+// they were asked for; the sweeps after it start from the counts of z again).
+TEST_CASE("cli: --estimator collapsed --burn-in survives kill and resume across the switch", "[cli]") {
+  workspace ws;
+  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "collapsed", "--burn-in", "4"};
+  REQUIRE(run(ws.dir, small_run(ws, "collapsed", how)).exit_code == 0);
+  REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
+          SIGKILL);
+  REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
+  check_same_outputs(ws.path("collapsed"), ws.path("killed"));
+  const auto model = nlohmann::json::parse(slurp(ws.path("collapsed/model.json")));
+  CHECK(model.at("estimator") == "collapsed");
+  CHECK(model.at("burn_in") == 4);
+}
+
 // The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords
 // and --min-df, and an LDA-C corpus with a vocabulary. The vocabulary the model keeps is worked
 // out here by hand from the documented tokenization (runs of ASCII letters, lowercased; stop

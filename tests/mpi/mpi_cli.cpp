@@ -78,6 +78,28 @@ TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]")
   }
 }
 
+// The collapsed estimator's sweeps read the word counts summed over the ranks, and a burn-in
+// of mean iterations before them: the bytes of one rank too.
+TEST_CASE("mpi: --estimator collapsed under mpiexec -np 2 writes the bytes of -np 1", "[mpi][cli]") {
+  workspace w;
+  const std::vector<std::string> how = {"--estimator", "collapsed", "--burn-in", "2"};
+  auto one_run = ap_run("c1"), two_run = ap_run("c2");
+  one_run.insert(one_run.end(), how.begin(), how.end());
+  two_run.insert(two_run.end(), how.begin(), how.end());
+  const auto one = mpi_run(w, 1, one_run);
+  REQUIRE(one.o.exit_code == 0);
+  const auto two = mpi_run(w, 2, two_run);
+  INFO(two.o.err);
+  REQUIRE(two.o.exit_code == 0);
+  CHECK(two.o.out == one.o.out);
+  for (const char* f : model_files) {
+    CAPTURE(f);
+    const std::string expected = slurp(w.path("c1/") + f);
+    CHECK(!expected.empty());
+    CHECK(slurp(w.path(std::string("c2/")) + f) == expected);
+  }
+}
+
 TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-identical", "[mpi][cli]") {
   workspace w;
   const std::vector<std::string> options = {"train", "--topics", "8", "--iterations", "6", "--eval-every", "2",

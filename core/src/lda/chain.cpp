@@ -57,10 +57,18 @@ shard shard_of(const documents& docs, int parts, int part) {
 estimator parse_estimator(const std::string& name) {
   if (name == "sample") return estimator::sample;
   if (name == "mean") return estimator::mean;
-  throw std::invalid_argument("estimator must be sample or mean, got '" + name + "'");
+  if (name == "collapsed") return estimator::collapsed;
+  throw std::invalid_argument("estimator must be sample, mean or collapsed, got '" + name + "'");
 }
 
-const char* estimator_name(estimator e) { return e == estimator::mean ? "mean" : "sample"; }
+const char* estimator_name(estimator e) {
+  switch (e) {
+    case estimator::mean: return "mean";
+    case estimator::collapsed: return "collapsed";
+    case estimator::sample: break;
+  }
+  return "sample";
+}
 
 chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
     : chain(docs, h, seed, how, whole(docs), {}) {}

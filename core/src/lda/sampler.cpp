@@ -39,12 +39,16 @@ struct sampler::arrays {
         n_mk(b, host.theta.size()),
         n_wk(b, host.phi.size()),
         chunks((c.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
-        count_partial(b, c.how_.theta_phi == estimator::mean ? size_of(chunks * c.h_.num_topics) : 0),
+        count_partial(b, c.how_.theta_phi != estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
         sum_partial(b, c.how_.theta_phi == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
         scale(b, size_of(c.h_.num_topics)),
         g_theta(b, c.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
         g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
-        likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)) {}
+        likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)),
+        totals(b, c.how_.theta_phi == estimator::collapsed ? size_of(c.h_.num_topics) : 0),
+        topics(b, c.how_.theta_phi == estimator::collapsed ? host.z.size() : 0),
+        topic_counts(b, topics.size()),
+        weights(b, topics.size()) {}
 
   // The state on the host: on host memory the arrays the kernels work on, on device memory
   // the copy that current() refreshes when the kernels have changed the state since.
@@ -64,6 +68,13 @@ struct sampler::arrays {
   kernel_array<double> scale;
   kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
   kernel_array<double> likelihood;           // per block of likelihood_block documents
+  // estimator::collapsed: n_k, and the documents' lists of their topics with their counts and
+  // a token's running sums of weights (one slot per token). Its word_cdf table lives in phi's
+  // array, which holds the model only after refresh_model.
+  kernel_array<std::int64_t> totals;
+  kernel_array<std::int32_t> topics, topic_counts;
+  kernel_array<double> weights;
+  bool swept = false, model_stale = false, cdf_valid = false;
   // The z draw, checked and planned once: the warp plan is uploaded once and cached by the
   // backend, and the kernels read the arrays above in place.
   draw_options draw;
@@ -83,7 +94,7 @@ state sized_state(const chain& c) {
 
 }  // namespace
 
-sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, sized_state(c), where) {
+sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, sized_state(c), where, 0) {
   const steps::initial_topics init{c_.seed_, static_cast<std::uint64_t>(c_.part_.first_token), c_.h_.num_topics,
                                    a_->z.data()};
   run(init, c_.part_.num_tokens());
@@ -91,7 +102,13 @@ sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, siz
   a_->changed();
 }
 
-sampler::sampler(const chain& c, state resumed, const detail::executor& where) : c_(c), b_(where) {
+sampler::sampler(const chain& c, state resumed, const detail::executor& where)
+    : sampler(c, std::move(resumed), where, 0) {
+  // The collapsed chain's next iteration reads the counts of z; theta and phi are theirs.
+  if (c_.how_.theta_phi == estimator::collapsed) estimate(a_->iteration);
+}
+
+sampler::sampler(const chain& c, state resumed, const detail::executor& where, int) : c_(c), b_(where) {
   detail::require_available(b_, "lda::sampler");
   const std::int64_t K = c_.h_.num_topics;
   if (resumed.theta.size() != size_of(c_.part_.num_docs() * K) ||
@@ -103,6 +120,7 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where) :
                                 std::to_string(c_.docs_.vocab_size * K) + " and " +
                                 std::to_string(c_.part_.num_tokens()));
   a_ = std::make_unique<arrays>(c_, b_, std::move(resumed));
+  if (c_.how_.theta_phi == estimator::collapsed && c_.how_.burn_in == 0) return;  // sweeps only
   draw_options& o = a_->draw;
   o.method = c_.how_.method;
   o.width = c_.how_.width;
@@ -144,7 +162,9 @@ iteration_seconds sampler::iterate() {
   const auto t0 = std::chrono::steady_clock::now();
   draw_options& o = a_->draw;
   o.iteration = a_->iteration + 1;
-  if (!a_->call.empty()) {
+  if (sweeps(o.iteration)) {
+    collapsed_sweep(o.iteration);
+  } else if (!a_->call.empty()) {
     arrays& a = *a_;
     detail::launch(b_, "lda::sampler", a.call,
                    {span<const float>(a.theta.data(), a.host.theta.size()),
@@ -165,13 +185,21 @@ iteration_seconds sampler::iterate() {
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.
+bool sampler::sweeps(std::uint32_t iteration) const {
+  return c_.how_.theta_phi == estimator::collapsed && iteration > c_.how_.burn_in;
+}
+
+// A collapsed sweep keeps n_mk up to date itself; after anything else it is counted here.
+// When the next iteration is a sweep, theta and phi wait until they are asked for.
 double sampler::estimate(std::uint32_t iteration) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
   const std::int64_t M = c_.part_.num_docs(), V = c_.docs_.vocab_size;
   const std::int64_t entries = a.chunks * K;
+  const bool collapsed = c_.how_.theta_phi == estimator::collapsed;
   double combine_seconds = 0;
-  run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  if (!a.swept) run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  a.swept = false;
   run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
   if (c_.combine_) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
@@ -180,12 +208,17 @@ double sampler::estimate(std::uint32_t iteration) {
     a.n_wk.update_on_host(c_.combine_);
     combine_seconds = seconds_since(t0);
   }
-  if (c_.how_.theta_phi == estimator::mean) {
-    run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
+  if (c_.how_.theta_phi != estimator::sample) {
     run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
     run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * c_.h_.beta,
-                             a.scale.data()},
-           K);
+                          a.scale.data(), collapsed ? a.totals.data() : nullptr},
+        K);
+    a.cdf_valid = false;
+    if (sweeps(iteration + 1)) {  // theta and phi when they are asked for (refresh_model)
+      a.model_stale = true;
+      return combine_seconds;
+    }
+    run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
     run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V * K);
     return combine_seconds;
   }
@@ -203,6 +236,30 @@ double sampler::estimate(std::uint32_t iteration) {
   return combine_seconds;
 }
 
+void sampler::collapsed_sweep(std::uint32_t iteration) {
+  arrays& a = *a_;
+  const int K = c_.h_.num_topics;
+  const std::int64_t V = c_.docs_.vocab_size;
+  if (!a.cdf_valid) run(steps::word_cdf{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V);
+  a.cdf_valid = true;
+  run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.totals.data(), a.scale.data(),
+                                 a.phi.data(), K, c_.h_.alpha, c_.h_.beta, static_cast<double>(V) * c_.h_.beta,
+                                 c_.seed_, static_cast<std::uint64_t>(c_.part_.first_token), iteration,
+                                 a.z.data(), a.n_mk.data(), a.topics.data(), a.topic_counts.data(), a.weights.data()},
+      c_.part_.num_docs());
+  a.swept = true;
+}
+
+void sampler::refresh_model() {
+  arrays& a = *a_;
+  if (!a.model_stale) return;
+  const int K = c_.h_.num_topics;
+  run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, c_.part_.num_docs());
+  run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()},
+      c_.docs_.vocab_size * K);
+  a.model_stale = a.cdf_valid = false;
+}
+
 const state& sampler::current() {
   arrays& a = *a_;
   current_phi();
@@ -215,6 +272,7 @@ const state& sampler::current() {
 
 const std::vector<float>& sampler::current_phi() {
   arrays& a = *a_;
+  refresh_model();
   if (a.phi_stale) a.phi.download(a.host.phi.data());
   a.phi_stale = false;
   return a.host.phi;
@@ -222,6 +280,7 @@ const std::vector<float>& sampler::current_phi() {
 
 std::vector<double> sampler::log_likelihood_partials() {
   arrays& a = *a_;
+  refresh_model();
   run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), c_.h_.num_topics,
                                   c_.part_.num_docs(), likelihood_block, a.likelihood.data()},
          static_cast<std::int64_t>(a.likelihood.size()));

@@ -1,6 +1,6 @@
 // One Markov chain of the uncollapsed Gibbs sampler for LDA of the paper's evaluation: its
 // definition (lda::chain: documents, hyperparameters, seed, sampler_options, shard) and its
-// state. One iteration:
+// state. One iteration (estimator::collapsed draws z differently: see estimator):
 //   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly's draw on the configured backend)
 //   2. count n_mk, n_wk (and n_k)              from z
 //   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
@@ -37,8 +37,15 @@ void check(const hyperparameters& h);
 //           Huang, Wick, Steele, ICML 2015). No random numbers, so no Gamma variates; the
 //           chain is no longer a Gibbs sampler of the joint posterior but reaches a given
 //           held-out perplexity in fewer and cheaper iterations (bench/RESULTS.md).
-enum class estimator { sample, mean };
-// "sample", "mean"; std::invalid_argument naming the value otherwise.
+//   collapsed: theta integrated out: each document's tokens are drawn in order from
+//           (n_mk + alpha) (n_wk + beta) / (n_k + V beta), the document's counts updated
+//           after each token, the word counts the previous iteration's, both without the
+//           token itself (partially collapsed Gibbs, lda/collapsed.hpp). O(K_d + log K) per
+//           token instead of O(K), and it mixes better; sampler_options' method and width
+//           (the butterfly draw's) do not apply. theta and phi are the posterior means of
+//           the counts, as in mean.
+enum class estimator { sample, mean, collapsed };
+// "sample", "mean", "collapsed"; std::invalid_argument naming the value otherwise.
 estimator parse_estimator(const std::string& name);
 const char* estimator_name(estimator e);
 
@@ -48,6 +55,11 @@ struct sampler_options {
   algorithm method = algorithm::butterfly;  // how z is drawn
   int width = 0;  // lanes per subgroup of the z draw; 0 = the backend's native width
   estimator theta_phi = estimator::sample;
+  // estimator::collapsed: iterations 1 .. burn_in draw z as estimator::mean does (the
+  // butterfly's dense draw from the posterior means: O(K) per token, but fast where K is
+  // small and before the documents' topics have become few), the rest are collapsed sweeps.
+  // The chain equals the mean estimator's up to iteration burn_in.
+  std::uint32_t burn_in = 0;
 };
 
 // Documents as the sampler sees them: CSR over word ids in [0, vocab_size).

@@ -60,7 +60,11 @@ class sampler {
 
  private:
   struct arrays;
+  sampler(const chain& c, state resumed, const detail::executor& where, int);  // the arrays, no counts
   double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
+  bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by collapsed_sweep
+  void collapsed_sweep(std::uint32_t iteration);  // estimator::collapsed's z draw
+  void refresh_model();  // estimator::collapsed: theta and phi from the counts, when stale
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
 
   const chain& c_;

@@ -12,6 +12,8 @@
 //            n_k per topic), posterior_mean_entries (phi)
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
+//   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then counts and the
+//            mean's n_k (scale, totals), word_cdf; theta and phi as in mean, when asked for
 //   evaluation: likelihood_blocks (the log-likelihood's partial sums)
 #pragma once
 
@@ -22,6 +24,7 @@
 #include "butterfly/detail/config.hpp"
 #include "butterfly/detail/portable_math.hpp"
 #include "butterfly/detail/rng.hpp"
+#include "butterfly/lda/collapsed.hpp"
 #include "butterfly/lda/gamma.hpp"
 #include "butterfly/lda/posterior_mean.hpp"
 
@@ -140,18 +143,21 @@ struct column_partials {
   }
 };
 
-// Element k: scale[k] = 1 / (n_k + V beta), n_k the sum of the integer partials.
+// Element k: scale[k] = 1 / (n_k + V beta), n_k the sum of the integer partials (also
+// written to totals[k] when totals is not null).
 struct mean_scale {
   const std::int64_t* partial;  // chunks x K
   std::int64_t chunks;
   int K;
   double prior_total;  // V beta
   double* scale;
+  std::int64_t* totals;
   static constexpr std::int64_t grain = 64;
   BUTTERFLY_FN void operator()(std::int64_t k) const {
     std::int64_t n_k = 0;
     for (std::int64_t c = 0; c < chunks; ++c) n_k += partial[c * K + k];
     scale[k] = 1.0 / (static_cast<double>(n_k) + prior_total);
+    if (totals) totals[k] = n_k;
   }
 };
 
@@ -269,7 +275,7 @@ class any : public std::variant<initial_topics, topic_counts, posterior_mean_row
                                 column_partials<std::int32_t, std::int64_t>, mean_scale,
                                 posterior_mean_entries, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
-                                likelihood_blocks> {
+                                likelihood_blocks, word_cdf, collapsed_documents> {
  public:
   using variant::variant;
 };
