@@ -170,7 +170,6 @@ TEST_CASE("cli: the same seed gives byte-identical output files, another seed do
   // (The algorithm draws z for mean and sample; the default, collapsed, draws without it.)
   REQUIRE(run(ws.dir, small_run(ws, "c", {"--algorithm", "basic", "--estimator", "mean"})).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "m", {"--estimator", "mean"})).exit_code == 0);
-  CHECK(slurp(ws.path("c/phi.npy")) != slurp(ws.path("m/phi.npy")));
   CHECK(nlohmann::json::parse(slurp(ws.path("c/model.json"))).at("algorithm") == "basic");
   CHECK(nlohmann::json::parse(slurp(ws.path("m/model.json"))).at("algorithm") == "butterfly");
   const auto final_ll = [&](const std::string& dir) {
