@@ -17,7 +17,9 @@
 //   smooth: alpha times the same for all K topics, drawn in O(log K) from word_cdf, the
 //           word's running sums built once per iteration from the fixed counts (so exact,
 //           not stale); topic o's term in it is replaced by o's own-count-free term.
-// No term grows with K except the O(log K) search. The draw's bits are fixed by the order
+// Per token no term grows with K but the O(log K) search; per iteration the counts and the
+// table are O(V K), and the word's rows a token reads are longer at larger K, which is what
+// the sweep waits on (bench/RESULTS.md, issue 23). The draw's bits are fixed by the order
 // of the operations below, which every backend runs as written (no contraction).
 #pragma once
 
