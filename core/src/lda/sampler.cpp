@@ -183,12 +183,12 @@ iteration_seconds sampler::iterate() {
   return sec;
 }
 
-// Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
-// no token's products are all zero and the draw never writes -1.
 bool sampler::sweeps(std::uint32_t iteration) const {
   return c_.how_.theta_phi == estimator::collapsed && iteration > c_.how_.burn_in;
 }
 
+// Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
+// no token's products are all zero and the draw never writes -1.
 // A collapsed sweep keeps n_mk up to date itself; after anything else it is counted here.
 // When the next iteration is a sweep, theta and phi wait until they are asked for.
 double sampler::estimate(std::uint32_t iteration) {
@@ -214,12 +214,8 @@ double sampler::estimate(std::uint32_t iteration) {
                           a.scale.data(), collapsed ? a.totals.data() : nullptr},
         K);
     a.cdf_valid = false;
-    if (sweeps(iteration + 1)) {  // theta and phi when they are asked for (refresh_model)
-      a.model_stale = true;
-      return combine_seconds;
-    }
-    run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, M);
-    run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V * K);
+    if (sweeps(iteration + 1)) a.model_stale = true;  // theta and phi when asked for (refresh_model)
+    else posterior_means();
     return combine_seconds;
   }
   const rng_key theta_key{c_.seed_, iteration, rng::stream::theta};
@@ -250,14 +246,22 @@ void sampler::collapsed_sweep(std::uint32_t iteration) {
   a.swept = true;
 }
 
-void sampler::refresh_model() {
+// theta and phi, the posterior means of n_mk and n_wk (with scale), in the kernels' arrays.
+void sampler::posterior_means() {
   arrays& a = *a_;
-  if (!a.model_stale) return;
   const int K = c_.h_.num_topics;
   run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, c_.part_.num_docs());
   run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()},
       c_.docs_.vocab_size * K);
+}
+
+void sampler::refresh_model() {
+  arrays& a = *a_;
+  if (!a.model_stale) return;
+  posterior_means();
   a.model_stale = a.cdf_valid = false;
+  // The kernels' arrays changed: the host's copies (a resumed state's, on a device) are old.
+  a.theta_stale = a.phi_stale = true;
 }
 
 const state& sampler::current() {

@@ -64,7 +64,8 @@ class sampler {
   double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
   bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by collapsed_sweep
   void collapsed_sweep(std::uint32_t iteration);  // estimator::collapsed's z draw
-  void refresh_model();  // estimator::collapsed: theta and phi from the counts, when stale
+  void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
+  void refresh_model();    // estimator::collapsed: posterior_means, when stale
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
 
   const chain& c_;
