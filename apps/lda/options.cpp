@@ -90,13 +90,14 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   cmd.add_option("--estimator", a.estimator,
                  "collapsed = theta integrated out, each document's tokens drawn in order (partially "
                  "collapsed Gibbs, O(topics per document) per token; theta and phi the posterior means); "
-                 "mean = z drawn by --algorithm from the posterior means (cheaper iterations, but it can "
+                 "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
+                 "and word (O(log topics) per token, slower mixing per iteration); mean = z drawn by --algorithm from the posterior means (cheaper iterations, but it can "
                  "stop short of the best model); sample = theta and phi drawn from their Dirichlets (the "
                  "paper's uncollapsed Gibbs sampler). --algorithm and --width apply to mean and sample")
-      ->type_name("NAME")->check(CLI::IsMember({"sample", "mean", "collapsed"}))->capture_default_str();
+      ->type_name("NAME")->check(CLI::IsMember({"sample", "mean", "collapsed", "mh"}))->capture_default_str();
   cmd.add_option("--burn-in", a.burn_in,
-                 "with --estimator collapsed: the first N iterations draw z as --estimator mean does (the "
-                 "dense butterfly draw), the rest are collapsed sweeps")
+                 "with --estimator collapsed or mh: the first N iterations draw z as --estimator mean does "
+                 "(the dense butterfly draw), the rest are its sweeps")
       ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
   cmd.add_option("--eval-every", a.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")

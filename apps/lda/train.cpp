@@ -251,7 +251,7 @@ class training_run {
     d["algorithm"] = args_.algorithm;
     d["width"] = width();
     d["estimator"] = args_.estimator;
-    if (args_.estimator == "collapsed") d["burn_in"] = args_.burn_in;
+    if (args_.estimator == "collapsed" || args_.estimator == "mh") d["burn_in"] = args_.burn_in;
     d["topics"] = K;
     d["alpha"] = hyper_.alpha;
     d["beta"] = hyper_.beta;

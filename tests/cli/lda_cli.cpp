@@ -264,20 +264,22 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
   CHECK(defaults.at("estimator") == "collapsed");
   CHECK(defaults.at("width") == butterfly::default_width());
 }
-// The collapsed estimator with a burn-in, killed after its first sweeps and resumed (the
-// checkpoint at iteration 6 holds z, and theta and phi computed from the counts only because
-// they were asked for; the sweeps after it start from the counts of z again).
-TEST_CASE("cli: --estimator collapsed --burn-in survives kill and resume across the switch", "[cli]") {
+// The collapsed and mh estimators with a burn-in, killed after their first sweeps and resumed
+// (the checkpoint at iteration 6 holds z, and theta and phi computed from the counts only
+// because they were asked for; the sweeps after it start from the counts of z again).
+TEST_CASE("cli: --estimator collapsed and mh with --burn-in survive kill and resume across the switch", "[cli]") {
+  const std::string estimator = GENERATE("collapsed", "mh");
+  INFO("--estimator " << estimator);
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "collapsed", "--burn-in", "4"};
-  REQUIRE(run(ws.dir, small_run(ws, "collapsed", how)).exit_code == 0);
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", estimator, "--burn-in", "4"};
+  REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
           SIGKILL);
   REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
-  check_same_outputs(ws.path("collapsed"), ws.path("killed"));
-  const auto model = nlohmann::json::parse(slurp(ws.path("collapsed/model.json")));
-  CHECK(model.at("estimator") == "collapsed");
+  check_same_outputs(ws.path("straight"), ws.path("killed"));
+  const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
+  CHECK(model.at("estimator") == estimator);
   CHECK(model.at("burn_in") == 4);
 }
 

@@ -74,7 +74,7 @@ void require_counts_of(lda::sampler& smp, const lda::chain& c) {
 }  // namespace
 
 TEST_CASE("conformance: lda sampler: the configured backend's model equals the reference's on ap", "[lda][sampler]") {
-  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::collapsed}) {
+  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::collapsed, lda::estimator::mh}) {
     INFO("estimator " << lda::estimator_name(e) << ", width " << configured_executor().default_width() << ", "
                       << butterfly::backend_name());
     const lda::chain c = ap_chain(e);
@@ -99,7 +99,7 @@ TEST_CASE("conformance: lda sampler: the configured backend's model equals the r
 }
 
 TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "[lda][sampler]") {
-  const auto e = GENERATE(lda::estimator::sample, lda::estimator::collapsed);
+  const auto e = GENERATE(lda::estimator::sample, lda::estimator::collapsed, lda::estimator::mh);
   INFO("estimator " << lda::estimator_name(e));
   const lda::chain c = ap_chain(e);
   lda::sampler straight(c);

@@ -144,14 +144,14 @@ TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][chain]") {
 // The mean estimator's theta and phi are the posterior means of the counts of z, recounted
 // here from z itself: theta[m,k] = (n_mk + alpha) / (n_m + K alpha), phi[w,k] = (n_wk +
 // beta) / (n_k + V beta), one double rounded to float (floors are far below these values).
-// So are the collapsed estimator's (its z is drawn differently; its model is the same function
-// of z).
-TEST_CASE("lda: the mean and collapsed estimators give the posterior means of the counts of z", "[lda][chain]") {
+// So are the collapsed and mh estimators' (their z is drawn differently; their model is the
+// same function of z).
+TEST_CASE("lda: the mean, collapsed and mh estimators give the posterior means of the counts of z", "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 5);
   const auto docs = c.docs.view();
   const double alpha = 0.2, beta = 0.05;
-  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed);
+  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh);
   INFO("estimator " << lda::estimator_name(e));
   lda::chain chain(docs, {K, alpha, beta}, 3, {algorithm::butterfly, 0, e});
   auto s = chain.initial_state();
@@ -175,12 +175,12 @@ TEST_CASE("lda: the mean and collapsed estimators give the posterior means of th
   check_distributions(s, M, V, K);
 }
 
-// Mean-for-mode and the collapsed sampler still learn the topics (same corpus and threshold
-// as the sampler's test).
-TEST_CASE("lda: the mean and collapsed estimators recover the topics of a synthetic corpus", "[lda][chain]") {
+// Mean-for-mode and the collapsed and mh samplers still learn the topics (same corpus and
+// threshold as the sampler's test).
+TEST_CASE("lda: the mean, collapsed and mh estimators recover the topics of a synthetic corpus", "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
-  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed);
+  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh);
   INFO("estimator " << lda::estimator_name(e));
   lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 7, {algorithm::butterfly, 0, e});
   auto s = chain.initial_state();
@@ -191,16 +191,18 @@ TEST_CASE("lda: the mean and collapsed estimators recover the topics of a synthe
   CHECK(mean > 0.9);
 }
 
-// estimator::collapsed with a burn-in: up to it, the mean estimator's chain; after it, the
-// same whether one sampler runs on or every iteration resumes from the state before it.
-TEST_CASE("lda: the collapsed estimator's burn-in is the mean estimator's chain, and resuming across it runs on",
+// estimator::collapsed and mh with a burn-in: up to it, the mean estimator's chain; after it,
+// the same whether one sampler runs on or every iteration resumes from the state before it.
+TEST_CASE("lda: the collapsed and mh estimators' burn-in is the mean estimator's chain, and resuming across it runs on",
           "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 11);
   const auto docs = c.docs.view();
   const lda::hyperparameters h{K, 0.2, 0.05};
+  const auto e = GENERATE(lda::estimator::collapsed, lda::estimator::mh);
+  INFO("estimator " << lda::estimator_name(e));
   const lda::chain mean(docs, h, 3, {algorithm::butterfly, 0, lda::estimator::mean});
-  const lda::chain collapsed(docs, h, 3, {algorithm::butterfly, 0, lda::estimator::collapsed, 3});
+  const lda::chain collapsed(docs, h, 3, {algorithm::butterfly, 0, e, 3});
   auto m = mean.initial_state();
   auto s = collapsed.initial_state();
   for (int i = 0; i < 3; ++i) {

@@ -78,11 +78,14 @@ TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]")
   }
 }
 
-// The collapsed estimator's sweeps read the word counts summed over the ranks, and a burn-in
-// of mean iterations before them: the bytes of one rank too.
-TEST_CASE("mpi: --estimator collapsed under mpiexec -np 2 writes the bytes of -np 1", "[mpi][cli]") {
+// The collapsed and mh estimators' sweeps read the word counts summed over the ranks (mh also
+// the whole corpus's list of each word's topics), and a burn-in of mean iterations before
+// them: the bytes of one rank too.
+TEST_CASE("mpi: --estimator collapsed and mh under mpiexec -np 2 write the bytes of -np 1", "[mpi][cli]") {
+  const std::string estimator = GENERATE("collapsed", "mh");
+  INFO("--estimator " << estimator);
   workspace w;
-  const std::vector<std::string> how = {"--estimator", "collapsed", "--burn-in", "2"};
+  const std::vector<std::string> how = {"--estimator", estimator, "--burn-in", "2"};
   auto one_run = ap_run("c1"), two_run = ap_run("c2");
   one_run.insert(one_run.end(), how.begin(), how.end());
   two_run.insert(two_run.end(), how.begin(), how.end());

@@ -58,13 +58,15 @@ estimator parse_estimator(const std::string& name) {
   if (name == "sample") return estimator::sample;
   if (name == "mean") return estimator::mean;
   if (name == "collapsed") return estimator::collapsed;
-  throw std::invalid_argument("estimator must be sample, mean or collapsed, got '" + name + "'");
+  if (name == "mh") return estimator::mh;
+  throw std::invalid_argument("estimator must be sample, mean, collapsed or mh, got '" + name + "'");
 }
 
 const char* estimator_name(estimator e) {
   switch (e) {
     case estimator::mean: return "mean";
     case estimator::collapsed: return "collapsed";
+    case estimator::mh: return "mh";
     case estimator::sample: break;
   }
   return "sample";

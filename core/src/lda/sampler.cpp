@@ -45,10 +45,27 @@ struct sampler::arrays {
         g_theta(b, c.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
         g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
         likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)),
-        totals(b, c.how_.theta_phi == estimator::collapsed ? size_of(c.h_.num_topics) : 0),
+        totals(b, c.how_.theta_phi == estimator::collapsed || c.how_.theta_phi == estimator::mh
+                      ? size_of(c.h_.num_topics)
+                      : 0),
         topics(b, c.how_.theta_phi == estimator::collapsed ? host.z.size() : 0),
         topic_counts(b, topics.size()),
-        weights(b, topics.size()) {}
+        weights(b, topics.size()),
+        word_topic_offsets_host(word_topic_places(c)),
+        word_topic_offsets(b, word_topic_offsets_host.data(), word_topic_offsets_host.size()),
+        word_topic_list(b, word_topic_offsets_host.empty() ? 0 : size_of(word_topic_offsets_host.back())) {}
+
+  // estimator::mh: where each word's topics go in word_topics (V + 1), by the number of tokens
+  // of each word in the counts the sweeps read: the shard's, or with a count combiner the
+  // whole corpus's.
+  static std::vector<std::int64_t> word_topic_places(const chain& c) {
+    if (c.how_.theta_phi != estimator::mh) return {};
+    if (!c.combine_) return c.word_offsets_;
+    std::vector<std::int64_t> offsets(size_of(c.docs_.vocab_size + 1), 0);
+    for (const std::int32_t w : c.docs_.words) ++offsets[size_of(w) + 1];
+    for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
+    return offsets;
+  }
 
   // The state on the host: on host memory the arrays the kernels work on, on device memory
   // the copy that current() refreshes when the kernels have changed the state since.
@@ -68,13 +85,19 @@ struct sampler::arrays {
   kernel_array<double> scale;
   kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
   kernel_array<double> likelihood;           // per block of likelihood_block documents
-  // estimator::collapsed: n_k, and the documents' lists of their topics with their counts and
-  // a token's running sums of weights (one slot per token). Its word_cdf table lives in phi's
-  // array, which holds the model only after refresh_model.
+  // estimator::collapsed and mh: n_k; collapsed's documents' lists of their topics with their
+  // counts and a token's running sums of weights (one slot per token). Their word_cdf table
+  // lives in phi's array, which holds the model only after refresh_model.
   kernel_array<std::int64_t> totals;
   kernel_array<std::int32_t> topics, topic_counts;
   kernel_array<double> weights;
-  bool swept = false, model_stale = false, cdf_valid = false;
+  // estimator::mh: the words' topics (word_topics) and their places.
+  std::vector<std::int64_t> word_topic_offsets_host;
+  mirror<const std::int64_t> word_topic_offsets;
+  kernel_array<std::int32_t> word_topic_list;
+  // swept: n_mk is that of z; tables_valid: the sweep's table (word_cdf or word_topics) is
+  // that of the counts.
+  bool swept = false, model_stale = false, tables_valid = false;
   // The z draw, checked and planned once: the warp plan is uploaded once and cached by the
   // backend, and the kernels read the arrays above in place.
   draw_options draw;
@@ -104,8 +127,8 @@ sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, siz
 
 sampler::sampler(const chain& c, state resumed, const detail::executor& where)
     : sampler(c, std::move(resumed), where, 0) {
-  // The collapsed chain's next iteration reads the counts of z; theta and phi are theirs.
-  if (c_.how_.theta_phi == estimator::collapsed) estimate(a_->iteration);
+  // A sweeping chain's next iteration reads the counts of z; theta and phi are theirs.
+  if (sweeping()) estimate(a_->iteration);
 }
 
 sampler::sampler(const chain& c, state resumed, const detail::executor& where, int) : c_(c), b_(where) {
@@ -120,7 +143,7 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where, i
                                 std::to_string(c_.docs_.vocab_size * K) + " and " +
                                 std::to_string(c_.part_.num_tokens()));
   a_ = std::make_unique<arrays>(c_, b_, std::move(resumed));
-  if (c_.how_.theta_phi == estimator::collapsed && c_.how_.burn_in == 0) return;  // sweeps only
+  if (sweeps(1)) return;  // sweeps only
   draw_options& o = a_->draw;
   o.method = c_.how_.method;
   o.width = c_.how_.width;
@@ -163,7 +186,7 @@ iteration_seconds sampler::iterate() {
   draw_options& o = a_->draw;
   o.iteration = a_->iteration + 1;
   if (sweeps(o.iteration)) {
-    collapsed_sweep(o.iteration);
+    sweep(o.iteration);
   } else if (!a_->call.empty()) {
     arrays& a = *a_;
     detail::launch(b_, "lda::sampler", a.call,
@@ -184,19 +207,22 @@ iteration_seconds sampler::iterate() {
 }
 
 bool sampler::sweeps(std::uint32_t iteration) const {
-  return c_.how_.theta_phi == estimator::collapsed && iteration > c_.how_.burn_in;
+  return sweeping() && iteration > c_.how_.burn_in;
+}
+
+bool sampler::sweeping() const {
+  return c_.how_.theta_phi == estimator::collapsed || c_.how_.theta_phi == estimator::mh;
 }
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.
-// A collapsed sweep keeps n_mk up to date itself; after anything else it is counted here.
+// A sweep keeps n_mk up to date itself; after anything else it is counted here.
 // When the next iteration is a sweep, theta and phi wait until they are asked for.
 double sampler::estimate(std::uint32_t iteration) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
   const std::int64_t M = c_.part_.num_docs(), V = c_.docs_.vocab_size;
   const std::int64_t entries = a.chunks * K;
-  const bool collapsed = c_.how_.theta_phi == estimator::collapsed;
   double combine_seconds = 0;
   if (!a.swept) run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
   a.swept = false;
@@ -211,9 +237,9 @@ double sampler::estimate(std::uint32_t iteration) {
   if (c_.how_.theta_phi != estimator::sample) {
     run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
     run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * c_.h_.beta,
-                          a.scale.data(), collapsed ? a.totals.data() : nullptr},
+                          a.scale.data(), sweeping() ? a.totals.data() : nullptr},
         K);
-    a.cdf_valid = false;
+    a.tables_valid = false;
     if (sweeps(iteration + 1)) a.model_stale = true;  // theta and phi when asked for (refresh_model)
     else posterior_means();
     return combine_seconds;
@@ -232,17 +258,29 @@ double sampler::estimate(std::uint32_t iteration) {
   return combine_seconds;
 }
 
-void sampler::collapsed_sweep(std::uint32_t iteration) {
+void sampler::sweep(std::uint32_t iteration) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
   const std::int64_t V = c_.docs_.vocab_size;
-  if (!a.cdf_valid) run(steps::word_cdf{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V);
-  a.cdf_valid = true;
-  run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.totals.data(), a.scale.data(),
-                                 a.phi.data(), K, c_.h_.alpha, c_.h_.beta, static_cast<double>(V) * c_.h_.beta,
-                                 c_.seed_, static_cast<std::uint64_t>(c_.part_.first_token), iteration,
-                                 a.z.data(), a.n_mk.data(), a.topics.data(), a.topic_counts.data(), a.weights.data()},
-      c_.part_.num_docs());
+  const bool mh = c_.how_.theta_phi == estimator::mh;
+  if (!a.tables_valid) {
+    if (mh) run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
+    else run(steps::word_cdf{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V);
+  }
+  a.tables_valid = true;
+  const double prior_total = static_cast<double>(V) * c_.h_.beta;
+  const auto first_token = static_cast<std::uint64_t>(c_.part_.first_token);
+  if (mh)
+    run(steps::mh_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.word_topic_offsets.data(),
+                            a.word_topic_list.data(), a.totals.data(), a.scale.data(), K, c_.h_.alpha, c_.h_.beta,
+                            prior_total, c_.seed_, first_token, iteration, a.z.data(), a.n_mk.data()},
+        c_.part_.num_docs());
+  else
+    run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.totals.data(),
+                                   a.scale.data(), a.phi.data(), K, c_.h_.alpha, c_.h_.beta, prior_total, c_.seed_,
+                                   first_token, iteration, a.z.data(), a.n_mk.data(), a.topics.data(),
+                                   a.topic_counts.data(), a.weights.data()},
+        c_.part_.num_docs());
   a.swept = true;
 }
 
@@ -259,7 +297,8 @@ void sampler::refresh_model() {
   arrays& a = *a_;
   if (!a.model_stale) return;
   posterior_means();
-  a.model_stale = a.cdf_valid = false;
+  a.model_stale = false;
+  if (c_.how_.theta_phi == estimator::collapsed) a.tables_valid = false;  // its table was in phi's array
   // The kernels' arrays changed: the host's copies (a resumed state's, on a device) are old.
   a.theta_stale = a.phi_stale = true;
 }

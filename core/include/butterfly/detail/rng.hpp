@@ -45,6 +45,10 @@ BUTTERFLY_FN double u01(std::uint32_t hi, std::uint32_t lo) {
   return static_cast<double>(v & ((std::uint64_t{1} << 53) - 1)) * 0x1p-53;
 }
 
+// A double in [0, 1) with 32 random bits (every value exact): one word per uniform, where a
+// token needs several and 2^-32 is fine enough.
+BUTTERFLY_FN double u01_32(std::uint32_t x) { return static_cast<double>(x) * 0x1p-32; }
+
 // The uniform that draws token (or row) `index` in iteration `iteration`.
 BUTTERFLY_FN float token_uniform(std::uint64_t seed, std::uint32_t iteration,
                                  std::uint64_t index) {

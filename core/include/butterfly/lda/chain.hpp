@@ -1,6 +1,6 @@
 // One Markov chain of the uncollapsed Gibbs sampler for LDA of the paper's evaluation: its
 // definition (lda::chain: documents, hyperparameters, seed, sampler_options, shard) and its
-// state. One iteration (estimator::collapsed draws z differently: see estimator):
+// state. One iteration (estimator::collapsed and mh draw z differently: see estimator):
 //   1. z[t] ~ theta[m,:] * phi[w,:]            (butterfly's draw on the configured backend)
 //   2. count n_mk, n_wk (and n_k)              from z
 //   3. theta[m,:] ~ Dirichlet(alpha + n_m,:)   phi[:,k] ~ Dirichlet(beta + n_:,k)
@@ -44,8 +44,12 @@ void check(const hyperparameters& h);
 //           token instead of O(K), and it mixes better; sampler_options' method and width
 //           (the butterfly draw's) do not apply. theta and phi are the posterior means of
 //           the counts, as in mean.
-enum class estimator { sample, mean, collapsed };
-// "sample", "mean", "collapsed"; std::invalid_argument naming the value otherwise.
+//   mh:     collapsed's chain, each token moved by Metropolis-Hastings proposals from its
+//           document and its word instead of drawn from its full conditional (LightLDA,
+//           WarpLDA; lda/metropolis.hpp): O(log K) per token whatever the document, the
+//           same stationary distribution, slower mixing per sweep.
+enum class estimator { sample, mean, collapsed, mh };
+// "sample", "mean", "collapsed", "mh"; std::invalid_argument naming the value otherwise.
 estimator parse_estimator(const std::string& name);
 const char* estimator_name(estimator e);
 
@@ -55,7 +59,7 @@ struct sampler_options {
   algorithm method = algorithm::butterfly;  // how z is drawn
   int width = 0;  // lanes per subgroup of the z draw; 0 = the backend's native width
   estimator theta_phi = estimator::sample;
-  // estimator::collapsed: iterations 1 .. burn_in draw z as estimator::mean does (the
+  // estimator::collapsed and mh: iterations 1 .. burn_in draw z as estimator::mean does (the
   // butterfly's dense draw from the posterior means: O(K) per token, but fast where K is
   // small and before the documents' topics have become few), the rest are collapsed sweeps.
   // The chain equals the mean estimator's up to iteration burn_in.

@@ -62,10 +62,11 @@ class sampler {
   struct arrays;
   sampler(const chain& c, state resumed, const detail::executor& where, int);  // the arrays, no counts
   double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
-  bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by collapsed_sweep
-  void collapsed_sweep(std::uint32_t iteration);  // estimator::collapsed's z draw
+  bool sweeping() const;  // estimator::collapsed or mh: z drawn by document sweeps after the burn-in
+  bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by sweep
+  void sweep(std::uint32_t iteration);         // estimator::collapsed's or mh's z draw
   void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
-  void refresh_model();    // estimator::collapsed: posterior_means, when stale
+  void refresh_model();    // estimator::collapsed and mh: posterior_means, when stale
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
 
   const chain& c_;

@@ -14,6 +14,8 @@
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
 //   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then counts and the
 //            mean's n_k (scale, totals), word_cdf; theta and phi as in mean, when asked for
+//   mh:      as collapsed, with word_topics and mh_documents (lda/metropolis.hpp) in word_cdf's
+//            and collapsed_documents' places
 //   evaluation: likelihood_blocks (the log-likelihood's partial sums)
 #pragma once
 
@@ -26,6 +28,7 @@
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/collapsed.hpp"
 #include "butterfly/lda/gamma.hpp"
+#include "butterfly/lda/metropolis.hpp"
 #include "butterfly/lda/posterior_mean.hpp"
 
 namespace butterfly::lda {
@@ -275,7 +278,8 @@ class any : public std::variant<initial_topics, topic_counts, posterior_mean_row
                                 column_partials<std::int32_t, std::int64_t>, mean_scale,
                                 posterior_mean_entries, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
-                                likelihood_blocks, word_cdf, collapsed_documents> {
+                                likelihood_blocks, word_cdf, collapsed_documents, word_topics,
+                                mh_documents> {
  public:
   using variant::variant;
 };
