@@ -56,7 +56,9 @@ class LDA:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
       estimator         how z is drawn and theta and phi estimated (--estimator): "collapsed"
                         (default: theta integrated out, each document's tokens drawn in order,
-                        theta and phi the posterior means), "mean" (z by the butterfly from the
+                        theta and phi the posterior means), "mh" (the same chain, each token
+                        moved by Metropolis-Hastings proposals: cheaper per token at large K,
+                        slower mixing per iteration), "mean" (z by the butterfly from the
                         posterior means: cheaper iterations, but it can stop short of the
                         best model) or "sample" (Dirichlet draws, the paper's sampler)
       width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
