@@ -86,8 +86,8 @@ struct sampler::arrays {
   kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
   kernel_array<double> likelihood;           // per block of likelihood_block documents
   // estimator::collapsed and mh: n_k; collapsed's documents' lists of their topics with their
-  // counts and a token's running sums of weights (one slot per token). Their word_cdf table
-  // lives in phi's array, which holds the model only after refresh_model.
+  // counts and a token's running sums of weights (one slot per token). collapsed's word_cdf
+  // table lives in phi's array, which holds the model only after refresh_model.
   kernel_array<std::int64_t> totals;
   kernel_array<std::int32_t> topics, topic_counts;
   kernel_array<double> weights;
