@@ -91,9 +91,9 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                  "collapsed = theta integrated out, each document's tokens drawn in order (partially "
                  "collapsed Gibbs, O(topics per document) per token; theta and phi the posterior means); "
                  "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
-                 "and word (O(log topics) per token, slower mixing per iteration); mean = z drawn by --algorithm from the posterior means (cheaper iterations, but it can "
-                 "stop short of the best model); sample = theta and phi drawn from their Dirichlets (the "
-                 "paper's uncollapsed Gibbs sampler). --algorithm and --width apply to mean and sample")
+                 "and word (O(1) per token, slower mixing per iteration); mean = z drawn by --algorithm from "
+                 "the posterior means (cheaper iterations, but it can stop short of the best model); sample = "
+                 "theta and phi drawn from their Dirichlets (the paper's uncollapsed Gibbs sampler). --algorithm and --width apply to mean and sample")
       ->type_name("NAME")->check(CLI::IsMember({"sample", "mean", "collapsed", "mh"}))->capture_default_str();
   cmd.add_option("--burn-in", a.burn_in,
                  "with --estimator collapsed or mh: the first N iterations draw z as --estimator mean does "

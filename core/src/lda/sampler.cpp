@@ -23,6 +23,9 @@ using detail::mirror;
 
 std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 
+// The estimators whose z is drawn by document sweeps after the burn-in.
+bool sweeping(estimator e) { return e == estimator::collapsed || e == estimator::mh; }
+
 }  // namespace
 
 struct sampler::arrays {
@@ -45,9 +48,7 @@ struct sampler::arrays {
         g_theta(b, c.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
         g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
         likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)),
-        totals(b, c.how_.theta_phi == estimator::collapsed || c.how_.theta_phi == estimator::mh
-                      ? size_of(c.h_.num_topics)
-                      : 0),
+        totals(b, lda::sweeping(c.how_.theta_phi) ? size_of(c.h_.num_topics) : 0),
         topics(b, c.how_.theta_phi == estimator::collapsed ? host.z.size() : 0),
         topic_counts(b, topics.size()),
         weights(b, topics.size()),
@@ -210,9 +211,7 @@ bool sampler::sweeps(std::uint32_t iteration) const {
   return sweeping() && iteration > c_.how_.burn_in;
 }
 
-bool sampler::sweeping() const {
-  return c_.how_.theta_phi == estimator::collapsed || c_.how_.theta_phi == estimator::mh;
-}
+bool sampler::sweeping() const { return lda::sweeping(c_.how_.theta_phi); }
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.

@@ -46,7 +46,7 @@ void check(const hyperparameters& h);
 //           the counts, as in mean.
 //   mh:     collapsed's chain, each token moved by Metropolis-Hastings proposals from its
 //           document and its word instead of drawn from its full conditional (LightLDA,
-//           WarpLDA; lda/metropolis.hpp): O(log K) per token whatever the document, the
+//           WarpLDA; lda/metropolis.hpp): O(1) per token whatever K and the document, the
 //           same stationary distribution, slower mixing per sweep.
 enum class estimator { sample, mean, collapsed, mh };
 // "sample", "mean", "collapsed", "mh"; std::invalid_argument naming the value otherwise.
@@ -61,7 +61,7 @@ struct sampler_options {
   estimator theta_phi = estimator::sample;
   // estimator::collapsed and mh: iterations 1 .. burn_in draw z as estimator::mean does (the
   // butterfly's dense draw from the posterior means: O(K) per token, but fast where K is
-  // small and before the documents' topics have become few), the rest are collapsed sweeps.
+  // small and before the documents' topics have become few), the rest are sweeps.
   // The chain equals the mean estimator's up to iteration burn_in.
   std::uint32_t burn_in = 0;
 };
