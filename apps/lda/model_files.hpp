@@ -13,8 +13,8 @@
 
 namespace butterfly::app {
 
-// Word ids of topic k's `top` most probable words (ties: lower id first).
-std::vector<std::int32_t> top_words(const std::vector<float>& phi, std::int64_t V, int K, int k, int top);
+// Per topic k, the ids of its `top` most probable words (ties: lower id first).
+std::vector<std::vector<std::int32_t>> top_words(const std::vector<float>& phi, std::int64_t V, int K, int top);
 
 // "topic  3  word word word ..." per topic, for people.
 void print_topics(std::ostream& out, const std::vector<float>& phi, const std::vector<std::string>& vocab,

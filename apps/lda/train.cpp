@@ -151,9 +151,12 @@ class training_run {
     bar.finish();
   }
 
-  // The output files and the topics on stdout; the other ranks only send their rows.
+  // The output files and the topics on stdout; the other ranks only send their rows. One
+  // process writes the sampler's own state: a gathered copy of theta, phi and z was a third
+  // of the peak memory at K = 1000 (bench/RESULTS.md, issue 23, third session).
   void finish() {
-    const lda::state whole = gathered();
+    const lda::state parts = world_.size() > 1 ? gathered() : lda::state{};
+    const lda::state& whole = world_.size() > 1 ? parts : sampler_->current();
     if (!world_.root()) return;
     write_model(whole);
     print_result(whole);

@@ -225,7 +225,13 @@ double sampler::estimate(std::uint32_t iteration) {
   double combine_seconds = 0;
   if (!a.swept) run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
   a.swept = false;
-  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data()}, V);
+  // In one process mh's lists come with the counts; with a combiner, from the combined
+  // counts when the sweep needs them (word_topic_places).
+  const bool lists = c_.how_.theta_phi == estimator::mh && !c_.combine_ && sweeps(iteration + 1);
+  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data(),
+                          lists ? a.word_topic_list.data() : nullptr},
+      V);
+  a.tables_valid = lists;
   if (c_.combine_) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
     // memory that stages n_wk through the host and back.
@@ -234,11 +240,13 @@ double sampler::estimate(std::uint32_t iteration) {
     combine_seconds = seconds_since(t0);
   }
   if (c_.how_.theta_phi != estimator::sample) {
-    run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
+    if (c_.combine_)
+      run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
+    else
+      run(steps::token_partials{a.z.data(), c_.part_.num_tokens(), a.chunks, K, a.count_partial.data()}, a.chunks);
     run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * c_.h_.beta,
                           a.scale.data(), sweeping() ? a.totals.data() : nullptr},
         K);
-    a.tables_valid = false;
     if (sweeps(iteration + 1)) a.model_stale = true;  // theta and phi when asked for (refresh_model)
     else posterior_means();
     return combine_seconds;

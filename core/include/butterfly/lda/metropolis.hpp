@@ -38,9 +38,18 @@ namespace butterfly::lda::steps {
 // definition.
 inline constexpr int mh_cycles = 2;
 
-// Element w: the topics of word w's tokens as the counts have them, in topic order: n_wk
-// copies of k, in topics[offsets[w], offsets[w + 1]), the word's total count of tokens.
-// (A count row that sums to more is cut at the end of the word's place.)
+// A word's list for the word proposal: the topics of its tokens in topic order, n_wk copies
+// of k, `length` entries (a count row that sums to more is cut there), from its count row.
+BUTTERFLY_FN void list_topics(const std::int32_t* n, int K, std::int32_t* topics, std::int64_t length) {
+  std::int64_t at = 0;
+  for (int k = 0; k < K && at < length; ++k)
+    for (std::int32_t c = 0; c < n[k] && at < length; ++c) topics[at++] = k;
+}
+
+// Element w: word w's list from the counts, in topics[offsets[w], offsets[w + 1]), the
+// word's total count of tokens. With a count combiner (MPI) the counts cover the whole
+// corpus and z only the shard, so this reads the combined rows; in one process the lists
+// come with the counts, from z (topic_counts), the same entries in fewer steps.
 struct word_topics {
   const std::int64_t* offsets;  // V + 1
   const std::int32_t* counts;   // n_wk, V x K
@@ -48,11 +57,7 @@ struct word_topics {
   std::int32_t* topics;
   static constexpr std::int64_t grain = 16;
   BUTTERFLY_FN void operator()(std::int64_t w) const {
-    const std::int32_t* n = counts + w * K;
-    std::int64_t at = offsets[w];
-    const std::int64_t end = offsets[w + 1];
-    for (int k = 0; k < K && at < end; ++k)
-      for (std::int32_t c = 0; c < n[k] && at < end; ++c) topics[at++] = k;
+    list_topics(counts + w * K, K, topics + offsets[w], offsets[w + 1] - offsets[w]);
   }
 };
 

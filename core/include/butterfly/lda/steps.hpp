@@ -8,14 +8,15 @@
 //
 // The iteration (chain.hpp) in these steps:
 //   counts:  topic_counts (n_mk per document m, then n_wk per word w)
-//   mean:    posterior_mean_rows (theta), column_partials<int32, int64> + mean_scale (the
-//            n_k per topic), posterior_mean_entries (phi)
+//   mean:    posterior_mean_rows (theta), token_partials (or with MPI column_partials<int32,
+//            int64>) + mean_scale (the n_k per topic), posterior_mean_entries (phi)
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
 //   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then counts and the
 //            mean's n_k (scale, totals), word_cdf; theta and phi as in mean, when asked for
-//   mh:      as collapsed, with word_topics and mh_documents (lda/metropolis.hpp) in word_cdf's
-//            and collapsed_documents' places
+//   mh:      as collapsed, with the words' lists (topic_counts' listed, or with MPI
+//            word_topics) and mh_documents (lda/metropolis.hpp) in word_cdf's and
+//            collapsed_documents' places
 //   evaluation: likelihood_blocks (the log-likelihood's partial sums)
 #pragma once
 
@@ -89,17 +90,54 @@ struct initial_topics {
 // tokens [offsets[r], offsets[r + 1]) themselves (n_mk: a document's tokens are
 // contiguous), or tokens[i] for i in that range (n_wk: the tokens grouped by word). Each row
 // is written by one element, so no atomics are needed.
+// With `listed` (the words' rows, estimator::mh in one process): also row r's list of its
+// tokens' topics in listed[offsets[r], offsets[r + 1]) (word_topics' list, metropolis.hpp),
+// while its tokens' topics and counts are still in cache: a short list by sorting the
+// topics (n^2 / 4 steps against the row's K), a long one from the row.
 struct topic_counts {
   const std::int64_t* offsets;  // rows + 1
   const std::int64_t* tokens;   // null: the identity
   const std::int32_t* z;
   int K;
   std::int32_t* counts;
+  std::int32_t* listed = nullptr;
   static constexpr std::int64_t grain = 64;
   BUTTERFLY_FN void operator()(std::int64_t r) const {
     std::int32_t* n = counts + r * K;
     for (int k = 0; k < K; ++k) n[k] = 0;
-    for (std::int64_t i = offsets[r]; i < offsets[r + 1]; ++i) ++n[z[tokens ? tokens[i] : i]];
+    const std::int64_t begin = offsets[r], length = offsets[r + 1] - begin;
+    for (std::int64_t i = begin; i < begin + length; ++i) ++n[z[tokens ? tokens[i] : i]];
+    if (!listed) return;
+    std::int32_t* list = listed + begin;
+    if (length * length > 4 * static_cast<std::int64_t>(K)) {
+      list_topics(n, K, list, length);
+      return;
+    }
+    for (std::int64_t i = 0; i < length; ++i) {  // insertion sort
+      const std::int32_t k = z[tokens ? tokens[begin + i] : begin + i];
+      std::int64_t j = i;
+      for (; j > 0 && list[j - 1] > k; --j) list[j] = list[j - 1];
+      list[j] = k;
+    }
+  }
+};
+
+// Element c: row c of partial (chunks x K) counts the topics of the tokens in chunk c (the
+// tokens cut into `chunks` equal ranges): with mean_scale, n_k from z in O(tokens), the same
+// integers as column_partials of n_wk in O(V K). Not with a count combiner (MPI), whose
+// combined n_wk covers tokens this z does not.
+struct token_partials {
+  const std::int32_t* z;
+  std::int64_t tokens, chunks;
+  int K;
+  std::int64_t* partial;
+  static constexpr std::int64_t grain = 1;
+  BUTTERFLY_FN void operator()(std::int64_t c) const {
+    const std::int64_t length = (tokens + chunks - 1) / chunks;
+    const std::int64_t end = (c + 1) * length < tokens ? (c + 1) * length : tokens;
+    std::int64_t* p = partial + c * K;
+    for (int k = 0; k < K; ++k) p[k] = 0;
+    for (std::int64_t t = c * length; t < end; ++t) ++p[z[t]];
   }
 };
 
@@ -254,6 +292,9 @@ struct dirichlet_columns {
 // sum over their tokens t of log dot(theta[m(t),:], phi[w(t),:]), tokens in order. The log
 // is detail/portable_math.hpp's (glibc's differs between machines in the last bit, a
 // GPU's libm from both); dot is at least K floor^2, a normal double, within its domain.
+// A token of the same word as the token before it in its document (the UCI and LDA-C
+// readers put a document's tokens of one word together) adds the same log again, computed
+// once: the same bits, half the O(K) dots on 20news.
 struct likelihood_blocks {
   const std::int64_t* offsets;  // the shard's, from 0
   const std::int32_t* words;    // the shard's
@@ -266,16 +307,21 @@ struct likelihood_blocks {
   BUTTERFLY_FN void operator()(std::int64_t b) const {
     const std::int64_t end = (b + 1) * block < docs ? (b + 1) * block : docs;
     double sum = 0.0;
-    for (std::int64_t m = b * block; m < end; ++m)
-      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t)
-        sum += detail::portable::log(dot(theta + m * K, phi + static_cast<std::int64_t>(words[t]) * K, K));
+    for (std::int64_t m = b * block; m < end; ++m) {
+      double term = 0.0;
+      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
+        if (t == offsets[m] || words[t] != words[t - 1])
+          term = detail::portable::log(dot(theta + m * K, phi + static_cast<std::int64_t>(words[t]) * K, K));
+        sum += term;
+      }
+    }
     partial[b] = sum;
   }
 };
 
 // One of the steps; a class (not an alias) so the backend seam can declare it.
 class any : public std::variant<initial_topics, topic_counts, posterior_mean_rows,
-                                column_partials<std::int32_t, std::int64_t>, mean_scale,
+                                column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
                                 posterior_mean_entries, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
                                 likelihood_blocks, word_cdf, collapsed_documents, word_topics,

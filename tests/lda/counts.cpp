@@ -1,0 +1,102 @@
+// The count steps' shortcuts against what they stand for, element by element on the host:
+// topic_counts' word lists (estimator::mh in one process) are each word's tokens' topics in
+// topic order, the lists word_topics makes from the counts (MPI); token_partials gives the
+// n_k that column_partials sums from the V x K counts. The expected values are computed here
+// from z by sorting and counting, not by the steps.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "butterfly/lda/steps.hpp"
+
+using namespace butterfly::lda;
+
+namespace {
+
+// Tokens of V words in a shuffled corpus order; word w has lengths[w] tokens.
+struct word_tokens {
+  std::vector<std::int64_t> offsets{0}, tokens;
+  std::vector<std::int32_t> z;
+};
+
+word_tokens make(const std::vector<std::int64_t>& lengths, int K, std::uint32_t seed) {
+  word_tokens c;
+  for (const std::int64_t n : lengths) c.offsets.push_back(c.offsets.back() + n);
+  const std::int64_t N = c.offsets.back();
+  c.tokens.resize(static_cast<std::size_t>(N));
+  for (std::int64_t t = 0; t < N; ++t) c.tokens[static_cast<std::size_t>(t)] = t;
+  std::mt19937 gen(seed);
+  std::shuffle(c.tokens.begin(), c.tokens.end(), gen);
+  std::uniform_int_distribution<std::int32_t> topic(0, K - 1);
+  c.z.resize(static_cast<std::size_t>(N));
+  for (auto& k : c.z) k = topic(gen);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("lda counts: the words' lists made with the counts are their tokens' topics in order, as word_topics makes them",
+          "[lda][counts]") {
+  const int K = GENERATE(1, 7, 64);
+  // Lengths on both sides of the sorted lists' limit (n^2 <= 4K) and empty words.
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n = 0; n <= 40; ++n) lengths.push_back(n);
+  lengths.push_back(500);
+  lengths.push_back(0);
+  const word_tokens c = make(lengths, K, 42 + static_cast<std::uint32_t>(K));
+  const auto V = static_cast<std::int64_t>(lengths.size());
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(V * K), -1), listed(c.z.size(), -1);
+  const steps::topic_counts with_lists{c.offsets.data(), c.tokens.data(), c.z.data(), K, counts.data(), listed.data()};
+  for (std::int64_t w = 0; w < V; ++w) with_lists(w);
+  std::vector<std::int32_t> from_rows(c.z.size(), -1);
+  const steps::word_topics lists{c.offsets.data(), counts.data(), K, from_rows.data()};
+  for (std::int64_t w = 0; w < V; ++w) lists(w);
+  for (std::int64_t w = 0; w < V; ++w) {
+    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)] << " tokens");
+    std::vector<std::int32_t> want;
+    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i) want.push_back(c.z[static_cast<std::size_t>(c.tokens[i])]);
+    std::sort(want.begin(), want.end());
+    const auto b = listed.begin() + c.offsets[w], e = listed.begin() + c.offsets[w + 1];
+    REQUIRE(std::vector<std::int32_t>(b, e) == want);
+    REQUIRE(std::vector<std::int32_t>(from_rows.begin() + c.offsets[w], from_rows.begin() + c.offsets[w + 1]) == want);
+    for (int k = 0; k < K; ++k)
+      REQUIRE(counts[static_cast<std::size_t>(w * K + k)] == std::count(want.begin(), want.end(), k));
+  }
+}
+
+TEST_CASE("lda counts: n_k from z by token_partials equals the column sums of n_wk", "[lda][counts]") {
+  const int K = 13;
+  std::vector<std::int64_t> lengths;
+  for (int w = 0; w < 700; ++w) lengths.push_back((w * 37) % 11);  // 700 words: three word chunks
+  const word_tokens c = make(lengths, K, 7);
+  const auto V = static_cast<std::int64_t>(lengths.size());
+  const auto N = static_cast<std::int64_t>(c.z.size());
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(V * K));
+  const steps::topic_counts count{c.offsets.data(), c.tokens.data(), c.z.data(), K, counts.data()};
+  for (std::int64_t w = 0; w < V; ++w) count(w);
+  const std::int64_t chunks = (V + steps::word_chunk - 1) / steps::word_chunk;
+  // More chunks than tokens too: the empty ranges count nothing.
+  for (const std::int64_t token_chunks : {chunks, N + 5}) {
+    std::vector<std::int64_t> by_words(static_cast<std::size_t>(chunks * K), -1),
+        by_tokens(static_cast<std::size_t>(token_chunks * K), -1);
+    const steps::column_partials<std::int32_t, std::int64_t> columns{counts.data(), V, K, by_words.data()};
+    for (std::int64_t i = 0; i < chunks * K; ++i) columns(i);
+    const steps::token_partials tokens{c.z.data(), N, token_chunks, K, by_tokens.data()};
+    for (std::int64_t i = 0; i < token_chunks; ++i) tokens(i);
+    std::vector<double> scale_words(K), scale_tokens(K);
+    std::vector<std::int64_t> totals_words(K), totals_tokens(K);
+    const steps::mean_scale from_words{by_words.data(), chunks, K, 0.5, scale_words.data(), totals_words.data()};
+    const steps::mean_scale from_tokens{by_tokens.data(), token_chunks, K, 0.5, scale_tokens.data(), totals_tokens.data()};
+    for (int k = 0; k < K; ++k) {
+      from_words(k);
+      from_tokens(k);
+      INFO(token_chunks << " token chunks, topic " << k);
+      REQUIRE(totals_tokens[static_cast<std::size_t>(k)] == std::count(c.z.begin(), c.z.end(), k));
+      REQUIRE(totals_words[static_cast<std::size_t>(k)] == totals_tokens[static_cast<std::size_t>(k)]);
+      REQUIRE(scale_words[static_cast<std::size_t>(k)] == scale_tokens[static_cast<std::size_t>(k)]);
+    }
+  }
+}
