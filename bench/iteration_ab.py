@@ -5,8 +5,10 @@ For a change that should make the iteration faster without changing its bits: ea
 (corpus, K, estimator) trains with binary A, then B, then A, ... (--rounds times each), and
 the figure of a run is the median of its progress lines' per-iteration seconds (butterfly-lda
 prints one per iteration; the first --skip are left out), and its peak RSS. Prints a
-Markdown table: the median over rounds of each binary's seconds, the largest peak, B / A. The corpora are the time-to-quality
-runs' training halves (bench/ttq.sh makes wiki-lead's split in build-splits/).
+Markdown table: the median over rounds of each binary's seconds, the largest peak, B / A.
+The corpora, splits and priors are the time-to-quality runs' (time_to_quality.py: ap and
+20news split in ../shared/eval, wiki-lead's made once in build-splits/; alpha 50/K as
+peers.tsv rounds it, beta 0.01).
 
   bench/iteration_ab.py --a OLD/butterfly-lda --b NEW/butterfly-lda \
       --corpus 20news --topics 240,1000 --estimators mh,collapsed --iterations 12
@@ -19,25 +21,15 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import time_to_quality as ttq  # the same corpora, splits and priors as the time-to-quality runs
+
 ITERATION = re.compile(r"^iteration (\d+)/\d+\s+([0-9.]+) s")
-
-
-def corpus_files(name, eval_dir, splits):
-    fixed = os.path.join(eval_dir, name)
-    if os.path.exists(os.path.join(fixed, "train.docword.txt.gz")):
-        return os.path.join(fixed, "train.docword.txt.gz"), os.path.join(fixed, "train.vocab.txt")
-    split = os.path.join(splits, name)
-    if os.path.exists(os.path.join(split, "train.docword.txt")):
-        return os.path.join(split, "train.docword.txt"), os.path.join(split, "train.vocab.txt")
-    sys.exit(f"corpus {name}: neither {fixed}/train.docword.txt.gz nor {split}/train.docword.txt "
-             "(bench/ttq.sh makes the wiki-lead split)")
 
 
 def seconds_per_iteration(binary, docword, vocab, k, estimator, iterations, skip, threads):
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "train", "--docword", docword, "--vocab", vocab, "--topics", str(k),
-               "--alpha", repr(50.0 / k), "--beta", "0.01", "--iterations", str(iterations),
+               "--alpha", ttq.alpha_of(k), "--beta", ttq.BETA, "--iterations", str(iterations),
                "--estimator", estimator, "--eval-every", "0", "--out", os.path.join(out, "model")]
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -62,13 +54,16 @@ def main():
     ap.add_argument("--skip", type=int, default=2, help="first iterations left out of the median")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--eval", default=os.path.normpath(os.path.join(ROOT, "..", "shared", "eval")))
-    ap.add_argument("--splits", default=os.path.join(ROOT, "build-splits"))
+    ap.add_argument("--eval", default=os.path.normpath(os.path.join(ttq.ROOT, "..", "shared", "eval")))
+    ap.add_argument("--data", default=os.path.normpath(os.path.join(ttq.ROOT, "..", "shared", "data")),
+                    help="unsplit corpora (wiki-lead)")
+    ap.add_argument("--splits", default=os.path.join(ttq.ROOT, "build-splits"))
     a = ap.parse_args()
     print("| corpus | K | estimator | A s/it | B s/it | B / A | A peak MiB | B peak MiB | B / A |")
     print("|---|---|---|---|---|---|---|---|---|")
     for corpus in a.corpus.split(","):
-        docword, vocab = corpus_files(corpus, a.eval, a.splits)
+        files = ttq.prepare_corpus(corpus, a, notes=[])
+        docword, vocab = files["docword"], files["vocab"]
         for k in map(int, a.topics.split(",")):
             for est in a.estimators.split(","):
                 got = {"a": [], "b": []}

@@ -34,7 +34,7 @@ model read_model(const std::string& dir) {
 
 int topics(const topics_args& a) {
   const model m = read_model(a.model);
-  print_topics(std::cout, m.phi.data, m.vocab, m.K, a.top_words);
+  print_topics(std::cout, top_words(m.phi.data, static_cast<std::int64_t>(m.vocab.size()), m.K, a.top_words), m.vocab);
   return 0;
 }
 

@@ -14,9 +14,9 @@ namespace butterfly::app {
 // One pass over phi's rows for all topics: each topic keeps its list in order (probability
 // down, then id up), and word w, the largest id yet, enters only above the last entry. A
 // partial sort per topic read phi's V x K entries by column K times (a second at K = 1000).
-std::vector<std::vector<std::int32_t>> top_words(const std::vector<float>& phi, std::int64_t V, int K, int top) {
+topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int top) {
   const auto n = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(top, V)));
-  std::vector<std::vector<std::int32_t>> lists(static_cast<std::size_t>(K));
+  topic_words lists(static_cast<std::size_t>(K));
   if (n == 0) return lists;
   for (auto& l : lists) l.reserve(n + 1);
   auto p = [&](std::int64_t w, int k) { return phi[static_cast<std::size_t>(w * K + k)]; };
@@ -33,24 +33,23 @@ std::vector<std::vector<std::int32_t>> top_words(const std::vector<float>& phi, 
   return lists;
 }
 
-void print_topics(std::ostream& out, const std::vector<float>& phi, const std::vector<std::string>& vocab,
-                  int K, int top) {
-  const auto lists = top_words(phi, static_cast<std::int64_t>(vocab.size()), K, top);
+void print_topics(std::ostream& out, const topic_words& top, const std::vector<std::string>& vocab) {
+  const auto K = static_cast<int>(top.size());
   for (int k = 0; k < K; ++k) {
     out << "topic " << (k < 10 && K > 10 ? " " : "") << k << " ";
-    for (auto w : lists[static_cast<std::size_t>(k)]) out << " " << vocab[w];
+    for (auto w : top[static_cast<std::size_t>(k)]) out << " " << vocab[w];
     out << "\n";
   }
 }
 
-void write_topics(const std::string& path, const std::vector<float>& phi,
-                  const std::vector<std::string>& vocab, int K, int top) {
-  const auto lists = top_words(phi, static_cast<std::int64_t>(vocab.size()), K, top);
+void write_topics(const std::string& path, const topic_words& top, const std::vector<float>& phi,
+                  const std::vector<std::string>& vocab) {
+  const auto K = static_cast<int>(top.size());
   io::write_atomic(path, [&](std::ostream& out) {
     char buf[32];
     for (int k = 0; k < K; ++k) {
       out << "topic " << k << ":";
-      for (auto w : lists[static_cast<std::size_t>(k)]) {
+      for (auto w : top[static_cast<std::size_t>(k)]) {
         std::snprintf(buf, sizeof buf, "%.6f", phi[static_cast<std::size_t>(w) * K + k]);
         out << " " << vocab[w] << " " << buf;
       }

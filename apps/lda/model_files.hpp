@@ -14,15 +14,15 @@
 namespace butterfly::app {
 
 // Per topic k, the ids of its `top` most probable words (ties: lower id first).
-std::vector<std::vector<std::int32_t>> top_words(const std::vector<float>& phi, std::int64_t V, int K, int top);
+using topic_words = std::vector<std::vector<std::int32_t>>;
+topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int top);
 
 // "topic  3  word word word ..." per topic, for people.
-void print_topics(std::ostream& out, const std::vector<float>& phi, const std::vector<std::string>& vocab,
-                  int K, int top);
+void print_topics(std::ostream& out, const topic_words& top, const std::vector<std::string>& vocab);
 
-// topics.txt: "topic K: word p word p ..." per topic, probabilities %.6f.
-void write_topics(const std::string& path, const std::vector<float>& phi,
-                  const std::vector<std::string>& vocab, int K, int top);
+// topics.txt: "topic K: word p word p ..." per topic, probabilities %.6f (phi, V x K).
+void write_topics(const std::string& path, const topic_words& top, const std::vector<float>& phi,
+                  const std::vector<std::string>& vocab);
 void write_vocab(const std::string& path, const std::vector<std::string>& vocab);
 std::vector<std::string> read_vocab(const std::string& path);
 // One JSON object per line and record: iteration, log_likelihood, heldout_perplexity (the

@@ -158,8 +158,10 @@ class training_run {
     const lda::state parts = world_.size() > 1 ? gathered() : lda::state{};
     const lda::state& whole = world_.size() > 1 ? parts : sampler_->current();
     if (!world_.root()) return;
-    write_model(whole);
-    print_result(whole);
+    // Once, for topics.txt and stdout.
+    const topic_words top = top_words(whole.phi, data_.all.vocab_size, hyper_.num_topics, args_.top_words);
+    write_model(whole, top);
+    print_result(whole, top);
   }
 
  private:
@@ -239,12 +241,12 @@ class training_run {
     return whole;
   }
 
-  void write_model(const lda::state& whole) const {
+  void write_model(const lda::state& whole, const topic_words& top) const {
     const int K = hyper_.num_topics;
     const io::corpus& c = data_.corpus;
     io::write_npy(out_dir_ + "/theta.npy", whole.theta.data(), data_.train.num_docs(), K);
     io::write_npy(out_dir_ + "/phi.npy", whole.phi.data(), data_.all.vocab_size, K);
-    write_topics(out_dir_ + "/topics.txt", whole.phi, c.vocab, K, args_.top_words);
+    write_topics(out_dir_ + "/topics.txt", top, whole.phi, c.vocab);
     write_vocab(out_dir_ + "/vocab.txt", c.vocab);
     write_metrics(out_dir_ + "/metrics.jsonl", history_);
     nlohmann::ordered_json d;
@@ -274,8 +276,8 @@ class training_run {
     write_model_json(out_dir_ + "/model.json", d);
   }
 
-  void print_result(const lda::state& whole) const {
-    print_topics(std::cout, whole.phi, data_.corpus.vocab, hyper_.num_topics, args_.top_words);
+  void print_result(const lda::state& whole, const topic_words& top) const {
+    print_topics(std::cout, top, data_.corpus.vocab);
     if (!history_.empty()) {
       std::printf("log-likelihood after %u iterations: %.6e\n", whole.iteration, history_.back().log_likelihood);
       if (args_.holdout > 0)

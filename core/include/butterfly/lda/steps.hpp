@@ -92,8 +92,8 @@ struct initial_topics {
 // is written by one element, so no atomics are needed.
 // With `listed` (the words' rows, estimator::mh in one process): also row r's list of its
 // tokens' topics in listed[offsets[r], offsets[r + 1]) (word_topics' list, metropolis.hpp),
-// while its tokens' topics and counts are still in cache: a short list by sorting the
-// topics (n^2 / 4 steps against the row's K), a long one from the row.
+// as its tokens' topics are counted: a short list by sorting them as they come (n^2 / 4
+// steps against the row's K), a long one from the counted row while it is in cache.
 struct topic_counts {
   const std::int64_t* offsets;  // rows + 1
   const std::int64_t* tokens;   // null: the identity
@@ -106,19 +106,18 @@ struct topic_counts {
     std::int32_t* n = counts + r * K;
     for (int k = 0; k < K; ++k) n[k] = 0;
     const std::int64_t begin = offsets[r], length = offsets[r + 1] - begin;
-    for (std::int64_t i = begin; i < begin + length; ++i) ++n[z[tokens ? tokens[i] : i]];
-    if (!listed) return;
-    std::int32_t* list = listed + begin;
-    if (length * length > 4 * static_cast<std::int64_t>(K)) {
-      list_topics(n, K, list, length);
-      return;
-    }
-    for (std::int64_t i = 0; i < length; ++i) {  // insertion sort
+    std::int32_t* list = listed ? listed + begin : nullptr;
+    const bool sort = list && length * length <= 4 * static_cast<std::int64_t>(K);
+    for (std::int64_t i = 0; i < length; ++i) {
       const std::int32_t k = z[tokens ? tokens[begin + i] : begin + i];
-      std::int64_t j = i;
-      for (; j > 0 && list[j - 1] > k; --j) list[j] = list[j - 1];
-      list[j] = k;
+      ++n[k];
+      if (sort) {  // insertion sort, as the topics come
+        std::int64_t j = i;
+        for (; j > 0 && list[j - 1] > k; --j) list[j] = list[j - 1];
+        list[j] = k;
+      }
     }
+    if (list && !sort) list_topics(n, K, list, length);
   }
 };
 
