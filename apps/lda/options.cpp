@@ -89,7 +89,8 @@ void add_train_options(CLI::App& cmd, train_args& a) {
       ->type_name("W")->check(CLI::IsMember(width_choices()))->capture_default_str();
   cmd.add_option("--estimator", a.estimator,
                  "collapsed = theta integrated out, each document's tokens drawn in order (partially "
-                 "collapsed Gibbs, O(topics per document) per token; theta and phi the posterior means); "
+                 "collapsed Gibbs, O(K / 64 + the topics the document and the word share) per token; theta "
+                 "and phi the posterior means); "
                  "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
                  "and word (O(1) per token, slower mixing per iteration); mean = z drawn by --algorithm from "
                  "the posterior means (cheaper iterations, but it can stop short of the best model); sample = "

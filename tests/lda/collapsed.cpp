@@ -1,39 +1,89 @@
-// The collapsed estimator's sweep (lda/collapsed.hpp) against its definition: the first token
-// of each document is drawn from
+// The collapsed estimator's sweep (lda/collapsed.hpp) against its definition: each token is
+// drawn from
 //   p_k = (n_mk + alpha) (n_wk + beta) / (n_k + V beta)
-// with every count taken from the starting z without the token itself (the word counts are
-// held fixed for the sweep, and the first token sees its document as it was). The weights
-// are computed here from z by counting; the draws come from one iteration per seed, from the
-// same starting state (first_tokens.hpp), and Pearson's chi-square compares them at
-// alpha = 1e-3.
+// with the word counts taken from the starting z without the token itself (they are held
+// fixed for the sweep) and n_mk the document's other tokens as drawn so far. The weights are
+// computed here from z by counting (first_tokens.hpp); the draws come from one iteration per
+// seed from the same starting state, and Pearson's chi-square compares them at alpha = 1e-3:
+// a document's first token (it sees its document as it was), and its second given the
+// topic the first was drawn (which holds the document's topic set and sums as the sweep
+// keeps them). With K = 150 the state's topics lie in three 64-bit words of the sweep's topic
+// sets, and the topics no token has are pooled per word.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <vector>
 
 #include "first_tokens.hpp"
 
 using namespace butterfly;
 
-TEST_CASE("lda: the collapsed sweep draws a document's first token from its full conditional (chi-square)",
-          "[lda][collapsed]") {
-  const test::first_token_state st;
-  const int K = st.K;
-  const double V = static_cast<double>(st.docs.vocab_size);
-  const int seeds = 20000;
-  const auto observed = st.first_topics(lda::estimator::collapsed, seeds);
-  for (std::int64_t m = 0; m < st.documents(); ++m) {
-    const std::int64_t t = st.docs.doc_offsets[m];
-    const int w = st.docs.words[t], o = st.z[t];
-    const std::vector<double> n_mk = st.others(m);
-    std::vector<double> p(K);
-    double total = 0;
+namespace {
+
+// Bins of topics: each of the state's own topics alone, the others pooled by 64-bit word.
+struct bins {
+  std::vector<int> of;  // topic -> bin
+  int count = 0;
+  bins(int K, const std::vector<std::int32_t>& own) : of(static_cast<std::size_t>(K), -1) {
+    for (const std::int32_t k : own) of[static_cast<std::size_t>(k)] = count++;
+    std::vector<int> word(static_cast<std::size_t>((K + 63) / 64), -1);
     for (int k = 0; k < K; ++k) {
-      const double self = k == o ? 1.0 : 0.0;
-      total += p[k] = (n_mk[k] + st.alpha) * (st.n_wk[w * K + k] - self + st.beta) / (st.n_k[k] - self + V * st.beta);
+      int& b = of[static_cast<std::size_t>(k)];
+      if (b >= 0) continue;
+      int& w = word[static_cast<std::size_t>(k / 64)];
+      if (w < 0) w = count++;
+      b = w;
     }
-    for (double& x : p) x /= total;
-    const test::chi_square fit(observed[static_cast<std::size_t>(m)], p);
-    INFO("document " << m << ": chi2 " << fit.statistic << " on " << fit.degrees << " degrees of freedom");
-    CHECK(fit.p_value > 1e-3);
   }
+  std::vector<double> probabilities(const std::vector<double>& weights) const {
+    std::vector<double> p(static_cast<std::size_t>(count), 0.0);
+    double total = 0;
+    for (const double x : weights) total += x;
+    for (std::size_t k = 0; k < weights.size(); ++k) p[static_cast<std::size_t>(of[k])] += weights[k] / total;
+    return p;
+  }
+};
+
+void check_first_two_tokens(int K, const std::vector<std::int32_t>& topic, int seeds) {
+  const test::first_token_state st(K, topic);
+  const bins bin(K, topic);
+  const auto after = st.sweeps(lda::estimator::collapsed, seeds);
+  for (std::int64_t m = 0; m < st.documents(); ++m) {
+    const std::int64_t t = st.docs.doc_offsets[static_cast<std::size_t>(m)];
+    const std::int64_t length = st.docs.doc_offsets[static_cast<std::size_t>(m) + 1] - t;
+    std::vector<int> first(static_cast<std::size_t>(bin.count), 0);
+    for (const auto& z : after) ++first[static_cast<std::size_t>(bin.of[static_cast<std::size_t>(z[static_cast<std::size_t>(t)])])];
+    const test::chi_square fit(first, bin.probabilities(st.full_conditional(t, st.others(m))));
+    INFO("K " << K << ", document " << m << ", first token: chi2 " << fit.statistic << " on " << fit.degrees
+              << " degrees of freedom");
+    CHECK(fit.p_value > 1e-3);
+    if (length < 2) continue;
+    // The second token, given each topic the first was drawn often enough.
+    for (int k1 = 0; k1 < K; ++k1) {
+      std::vector<int> second(static_cast<std::size_t>(bin.count), 0);
+      int given = 0;
+      for (const auto& z : after)
+        if (z[static_cast<std::size_t>(t)] == k1) {
+          ++given;
+          ++second[static_cast<std::size_t>(bin.of[static_cast<std::size_t>(z[static_cast<std::size_t>(t + 1)])])];
+        }
+      if (given < 1000) continue;
+      std::vector<double> n_mk(static_cast<std::size_t>(K), 0.0);
+      ++n_mk[static_cast<std::size_t>(k1)];
+      for (std::int64_t u = t + 2; u < t + length; ++u) ++n_mk[static_cast<std::size_t>(st.z[static_cast<std::size_t>(u)])];
+      const test::chi_square fit2(second, bin.probabilities(st.full_conditional(t + 1, n_mk)));
+      INFO("K " << K << ", document " << m << ", second token given the first at topic " << k1 << " (" << given
+                << " sweeps): chi2 " << fit2.statistic << " on " << fit2.degrees << " degrees of freedom");
+      CHECK(fit2.p_value > 1e-3);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("lda: the collapsed sweep draws a document's first and second tokens from their full conditionals "
+          "(chi-square)",
+          "[lda][collapsed]") {
+  SECTION("K = 5") { check_first_two_tokens(5, {0, 1, 2, 3, 4}, 20000); }
+  SECTION("K = 150, the topics in three 64-bit words") { check_first_two_tokens(150, {3, 71, 130, 63, 128}, 20000); }
 }

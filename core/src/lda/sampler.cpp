@@ -49,21 +49,31 @@ struct sampler::arrays {
         g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
         likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)),
         totals(b, lda::sweeping(c.how_.theta_phi) ? size_of(c.h_.num_topics) : 0),
-        topics(b, c.how_.theta_phi == estimator::collapsed ? host.z.size() : 0),
-        topic_counts(b, topics.size()),
-        weights(b, topics.size()),
+        picks(b, collapsed(c) ? host.z.size() : 0),
+        weights(b, picks.size()),
+        doc_bits(b, collapsed(c) ? size_of(c.part_.num_docs() * steps::set_words(c.h_.num_topics)) : 0),
+        word_bits(b, collapsed(c) ? size_of(c.docs_.vocab_size * steps::set_words(c.h_.num_topics)) : 0),
+        scale_sum(b, collapsed(c) ? size_of(c.h_.num_topics) : 0),
         word_topic_offsets_host(word_topic_places(c)),
         word_topic_offsets(b, word_topic_offsets_host.data(), word_topic_offsets_host.size()),
-        word_topic_list(b, word_topic_offsets_host.empty() ? 0 : size_of(word_topic_offsets_host.back())) {}
+        word_topic_list(b, word_topic_offsets_host.empty() ? 0 : size_of(word_topic_offsets_host.back())),
+        word_topic_counts(b, collapsed(c) ? word_topic_list.size() : 0),
+        word_sums(b, word_topic_counts.size()) {}
+
+  static bool collapsed(const chain& c) { return c.how_.theta_phi == estimator::collapsed; }
 
   // estimator::mh: where each word's topics go in word_topics (V + 1), by the number of tokens
-  // of each word in the counts the sweeps read: the shard's, or with a count combiner the
-  // whole corpus's.
+  // of each word in the counts the sweeps read (the shard's, or with a count combiner the
+  // whole corpus's); estimator::collapsed: where word_buckets' entries go, as many places as
+  // the word can have topics, min(its tokens, K).
   static std::vector<std::int64_t> word_topic_places(const chain& c) {
-    if (c.how_.theta_phi != estimator::mh) return {};
-    if (!c.combine_) return c.word_offsets_;
+    if (!lda::sweeping(c.how_.theta_phi)) return {};
+    if (!c.combine_ && !collapsed(c)) return c.word_offsets_;
     std::vector<std::int64_t> offsets(size_of(c.docs_.vocab_size + 1), 0);
     for (const std::int32_t w : c.docs_.words) ++offsets[size_of(w) + 1];
+    const std::int64_t K = c.h_.num_topics;
+    if (collapsed(c))
+      for (std::int64_t& n : offsets) n = n < K ? n : K;
     for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
     return offsets;
   }
@@ -86,18 +96,22 @@ struct sampler::arrays {
   kernel_array<double> scale;
   kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
   kernel_array<double> likelihood;           // per block of likelihood_block documents
-  // estimator::collapsed and mh: n_k; collapsed's documents' lists of their topics with their
-  // counts and a token's running sums of weights (one slot per token). collapsed's word_cdf
-  // table lives in phi's array, which holds the model only after refresh_model.
+  // estimator::collapsed and mh: n_k. collapsed (lda/collapsed.hpp): a token's topics and
+  // running sums of its X bucket (one slot per token), the documents' and the words' topic
+  // sets, the running sums of scale.
   kernel_array<std::int64_t> totals;
-  kernel_array<std::int32_t> topics, topic_counts;
+  kernel_array<std::int32_t> picks;
   kernel_array<double> weights;
-  // estimator::mh: the words' topics (word_topics) and their places.
+  kernel_array<std::uint64_t> doc_bits, word_bits;
+  kernel_array<double> scale_sum;
+  // estimator::mh: the words' topics (word_topics) and their places; collapsed: the words'
+  // entries (word_buckets: topics, counts, running sums) and their places.
   std::vector<std::int64_t> word_topic_offsets_host;
   mirror<const std::int64_t> word_topic_offsets;
-  kernel_array<std::int32_t> word_topic_list;
-  // swept: n_mk is that of z; tables_valid: the sweep's table (word_cdf or word_topics) is
-  // that of the counts.
+  kernel_array<std::int32_t> word_topic_list, word_topic_counts;
+  kernel_array<double> word_sums;
+  // swept: n_mk is that of z; tables_valid: the sweep's tables (word_buckets and scale_sums,
+  // or word_topics) are those of the counts.
   bool swept = false, model_stale = false, tables_valid = false;
   // The z draw, checked and planned once: the warp plan is uploaded once and cached by the
   // backend, and the kernels read the arrays above in place.
@@ -271,8 +285,14 @@ void sampler::sweep(std::uint32_t iteration) {
   const std::int64_t V = c_.docs_.vocab_size;
   const bool mh = c_.how_.theta_phi == estimator::mh;
   if (!a.tables_valid) {
-    if (mh) run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
-    else run(steps::word_cdf{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()}, V);
+    if (mh) {
+      run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
+    } else {
+      run(steps::word_buckets{a.n_wk.data(), a.scale.data(), a.word_topic_offsets.data(), K, a.word_bits.data(),
+                              a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data()},
+          V);
+      run(steps::scale_sums{a.scale.data(), K, a.scale_sum.data()}, 1);
+    }
   }
   a.tables_valid = true;
   const double prior_total = static_cast<double>(V) * c_.h_.beta;
@@ -283,10 +303,11 @@ void sampler::sweep(std::uint32_t iteration) {
                             prior_total, c_.seed_, first_token, iteration, a.z.data(), a.n_mk.data()},
         c_.part_.num_docs());
   else
-    run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.totals.data(),
-                                   a.scale.data(), a.phi.data(), K, c_.h_.alpha, c_.h_.beta, prior_total, c_.seed_,
-                                   first_token, iteration, a.z.data(), a.n_mk.data(), a.topics.data(),
-                                   a.topic_counts.data(), a.weights.data()},
+    run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.word_topic_offsets.data(), a.word_bits.data(),
+                                   a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data(),
+                                   a.totals.data(), a.scale.data(), a.scale_sum.data(), K, c_.h_.alpha, c_.h_.beta,
+                                   prior_total, c_.seed_, first_token, iteration, a.z.data(), a.n_mk.data(),
+                                   a.doc_bits.data(), a.picks.data(), a.weights.data()},
         c_.part_.num_docs());
   a.swept = true;
 }
@@ -305,7 +326,6 @@ void sampler::refresh_model() {
   if (!a.model_stale) return;
   posterior_means();
   a.model_stale = false;
-  if (c_.how_.theta_phi == estimator::collapsed) a.tables_valid = false;  // its table was in phi's array
   // The kernels' arrays changed: the host's copies (a resumed state's, on a device) are old.
   a.theta_stale = a.phi_stale = true;
 }

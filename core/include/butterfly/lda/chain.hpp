@@ -40,8 +40,9 @@ void check(const hyperparameters& h);
 //   collapsed: theta integrated out: each document's tokens are drawn in order from
 //           (n_mk + alpha) (n_wk + beta) / (n_k + V beta), the document's counts updated
 //           after each token, the word counts the previous iteration's, both without the
-//           token itself (partially collapsed Gibbs, lda/collapsed.hpp). O(K_d + log K) per
-//           token instead of O(K), and it mixes better; sampler_options' method and width
+//           token itself (partially collapsed Gibbs, lda/collapsed.hpp). O(K / 64 + the
+//           topics the document and the word share) per token instead of O(K), and it
+//           mixes better; sampler_options' method and width
 //           (the butterfly draw's) do not apply. theta and phi are the posterior means of
 //           the counts, as in mean.
 //   mh:     collapsed's chain, each token moved by Metropolis-Hastings proposals from its

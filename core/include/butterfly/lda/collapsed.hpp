@@ -1,4 +1,4 @@
-// The two steps of estimator::collapsed (chain.hpp), the partially collapsed Gibbs sampler
+// The steps of estimator::collapsed (chain.hpp), the partially collapsed Gibbs sampler
 // (Magnusson, Jonsson, Villani, Broman 2015, with phi at its posterior mean): theta is
 // integrated out, so each document's tokens are drawn in order with the document's counts
 // updated after every token; the word-topic counts are those of the previous iteration, held
@@ -11,58 +11,83 @@
 // the previous iteration's topics of every other token: for k = o the token's own count is
 // taken out of n_wo and n_o. (Phi at its posterior mean without the token: leaving it in
 // would favour o by (1 + beta) / beta for a word seen once, and such a token never moves.)
-// The weight splits as SparseLDA's does (Yao, Mimno, McCallum 2009), into
-//   q:      sum over the document's topics (n_mk > 0) of n_mk (n_wk + beta) / (n_k + V beta)
-//           O(K_d) per token, K_d <= the document's length;
-//   smooth: alpha times the same for all K topics, drawn in O(log K) from word_cdf, the
-//           word's running sums built once per iteration from the fixed counts (so exact,
-//           not stale); topic o's term in it is replaced by o's own-count-free term.
-// Per token no term grows with K but the O(log K) search; per iteration the counts and the
-// table are O(V K), and the word's rows a token reads are longer at larger K, which is what
-// the sweep waits on (bench/RESULTS.md, issue 23). The draw's bits are fixed by the order
-// of the operations below, which every backend runs as written (no contraction).
+// With s_k = 1 / (n_k + V beta), the weight of every k != o splits as SparseLDA's does (Yao,
+// Mimno, McCallum 2009) into four buckets, o's exact weight a fifth:
+//   X: n_mk n_wk s_k   topics of both the document and the word: the AND of the two topic
+//                      sets (bit sets of K bits), O(K / 64 + |X|) per token;
+//   R: beta n_mk s_k   the document's topics: its sum kept as the document's counts change;
+//   A: alpha n_wk s_k  the word's topics: running sums built once per iteration (word_buckets);
+//   S: alpha beta s_k  every topic: running sums of s built once per iteration (scale_sums);
+//   O: (n_mo + alpha) (n_wo - 1 + beta) / (n_o - 1 + V beta).
+// The fixed word counts make A's and S's tables exact for the whole sweep, not stale. Only
+// X is summed per token; a draw that falls in R, A or S (their weights carry beta or alpha)
+// searches the document's topics or a table. Departure from SparseLDA: its q bucket sums
+// over the word's topics (about 290 per token on 20news at K = 1000, stop words included)
+// and its r bucket over the document's (about 70 there, which this sweep's first version
+// summed per token, reading a V x K row per topic: bench/RESULTS.md, issue 23); the AND of
+// the bit sets finds X's few topics without either, reading the word's compact entries and
+// no V x K array. The draw's bits are fixed by the order of the operations below, which
+// every backend runs as written (no contraction).
 #pragma once
 
 #include <cstdint>
 
 #include "butterfly/detail/config.hpp"
 #include "butterfly/detail/rng.hpp"
+#include "butterfly/detail/subgroup.hpp"
 
 namespace butterfly::lda::steps {
 
-// Topics per block of word_cdf's running sum: the sum within a block and the sum of the
-// blocks before it are separate chains, which is part of the definition of the table's bits
-// (and lets a CPU run the blocks' chains side by side).
-inline constexpr int cdf_block = 16;
+// 64-bit words per topic set of K topics (bit k of word k / 64).
+BUTTERFLY_FN int set_words(int K) { return (K + 63) / 64; }
+BUTTERFLY_FN std::uint64_t below(int i) { return (std::uint64_t{1} << i) - 1; }  // bits 0 .. i - 1
 
-// Element w: row w of cdf (V x K), cdf[w,k] = the sum over j <= k of (n_wj + beta) scale[j],
-// rounded to float: the blocks of cdf_block topics summed in order within each block, each
-// added to the sum of the blocks before it.
-struct word_cdf {
-  const std::int32_t* counts;  // n_wk, V x K
-  const double* scale;         // 1 / (n_k + V beta), K
+// Element w: word w's topic set (bits, V x set_words(K)) and its entries, one per topic with
+// a non-zero count, in topic order from entries[w]: the topic, its count n_wk and the running
+// sum of n_wk s_k. The word's entries need at most min(n_w, K) places, which entries gives.
+struct word_buckets {
+  const std::int32_t* counts;   // n_wk, V x K
+  const double* scale;          // s_k = 1 / (n_k + V beta), K
+  const std::int64_t* entries;  // V + 1: where each word's entries go
   int K;
-  double beta;
-  float* cdf;
+  std::uint64_t* bits;
+  std::int32_t* topics;
+  std::int32_t* topic_counts;
+  double* sums;
   static constexpr std::int64_t grain = 16;
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     const std::int32_t* n = counts + w * K;
-    float* c = cdf + w * K;
-    double before = 0.0;
-    for (int b = 0; b < K; b += cdf_block) {
-      const int e = b + cdf_block < K ? b + cdf_block : K;
-      double within = 0.0;
-      for (int k = b; k < e; ++k) {
-        within += (static_cast<double>(n[k]) + beta) * scale[k];
-        c[k] = static_cast<float>(before + within);
+    std::uint64_t* set = bits + w * set_words(K);
+    std::int64_t at = entries[w];
+    double sum = 0.0;
+    for (int j = 0; j < set_words(K); ++j) {
+      std::uint64_t b = 0;
+      for (int k = 64 * j; k < K && k < 64 * j + 64; ++k) {
+        if (n[k] == 0) continue;
+        b |= std::uint64_t{1} << (k - 64 * j);
+        topics[at] = k;
+        topic_counts[at] = n[k];
+        sums[at++] = sum += static_cast<double>(n[k]) * scale[k];
       }
-      before += within;
+      set[j] = b;
     }
   }
 };
 
+// Element 0: sums[k] = the running sum of scale over topics 0 .. k, in topic order.
+struct scale_sums {
+  const double* scale;
+  int K;
+  double* sums;
+  static constexpr std::int64_t grain = 1;
+  BUTTERFLY_FN void operator()(std::int64_t) const {
+    double sum = 0.0;
+    for (int k = 0; k < K; ++k) sums[k] = sum += scale[k];
+  }
+};
+
 // Asks the host's cache for what the next token will read while this one draws (its word's
-// rows are scattered over V x K arrays); nothing on a device.
+// entries are scattered over arrays of the corpus's size); nothing on a device.
 BUTTERFLY_FN void prefetch(const void* p) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_prefetch(p);
@@ -71,116 +96,162 @@ BUTTERFLY_FN void prefetch(const void* p) {
 #endif
 }
 
+// The first place in sums[0, n) whose running sum exceeds v (n - 1 when none does).
+BUTTERFLY_FN std::int64_t first_above(const double* sums, std::int64_t n, double v) {
+  std::int64_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (sums[mid] > v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+// A search of running sums sums[0, n) for v without place `skip` (o's: its interval of the
+// running sums is not part of the bucket, so v steps over it). Rounding can land on skip
+// itself; its neighbour takes that (measure-zero) case.
+BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, double v, std::int64_t skip) {
+  const double start = skip > 0 ? sums[skip - 1] : 0.0;
+  if (v >= start) v += sums[skip] - start;
+  const std::int64_t at = first_above(sums, n, v);
+  return at != skip ? at : (skip + 1 < n ? skip + 1 : (skip > 0 ? skip - 1 : skip));
+}
+
 // Element m: one sweep over document m's tokens in order (see the top of the file).
-// doc_counts row m holds the counts of document m's topics in z before and after; during the
-// sweep the document keeps its topics with a non-zero count as a list in its slots of
-// `topics` and `counts` (one slot per token), and row m says where each is on it:
-// -(position + 1), or 0 for a topic with no tokens. `weights` (one slot per token) holds the
-// running sums of a token's weights over the list, so the search reads them back in order.
+// doc_counts row m holds the counts of document m's topics in z before and after, and during
+// the sweep those of its other tokens as they stand; doc_bits row m (set_words(K) words) is
+// the set of its topics with a non-zero count, made at the start. X's topics and running
+// sums go to the token's slots of `picks` and `weights` (at most one per token of the
+// document).
 struct collapsed_documents {
-  const std::int64_t* offsets;      // the shard's, from 0
-  const std::int32_t* words;        // the shard's
-  const std::int32_t* word_counts;  // n_wk of the previous iteration, V x K
-  const std::int64_t* totals;       // n_k of the previous iteration, K
-  const double* scale;              // 1 / (n_k + V beta), K
-  const float* cdf;                 // word_cdf of the same counts, V x K
+  const std::int64_t* offsets;       // the shard's, from 0
+  const std::int32_t* words;         // the shard's
+  const std::int64_t* word_entries;  // word_buckets' entries, V + 1
+  const std::uint64_t* word_bits;    // word_buckets' topic sets of the previous iteration's counts
+  const std::int32_t* word_topics;   // word_buckets' topics, counts and running sums
+  const std::int32_t* word_counts;
+  const double* word_sums;
+  const std::int64_t* totals;  // n_k of the previous iteration, K
+  const double* scale;         // s_k = 1 / (n_k + V beta), K
+  const double* scale_sum;     // scale_sums, K
   int K;
   double alpha, beta, prior_total;  // prior_total = V beta
   std::uint64_t seed, first_token;
   std::uint32_t iteration;
-  std::int32_t* z;           // the previous iteration's topics in, this iteration's out
-  std::int32_t* doc_counts;  // n_mk, M x K
-  std::int32_t* topics;      // one slot per token
-  std::int32_t* counts;      // one slot per token
-  double* weights;           // one slot per token
+  std::int32_t* z;            // the previous iteration's topics in, this iteration's out
+  std::int32_t* doc_counts;   // n_mk, M x K
+  std::uint64_t* doc_bits;    // M x set_words(K)
+  std::int32_t* picks;        // one slot per token
+  double* weights;            // one slot per token
   static constexpr std::int64_t grain = 4;
 
   BUTTERFLY_FN void operator()(std::int64_t m) const {
     // Locals: the stores below could alias the members, which would reload them every time.
-    const int K = this->K;
+    const int K = this->K, J = set_words(K);
     const double alpha = this->alpha, beta = this->beta, prior_total = this->prior_total;
-    const std::int32_t* const word_counts = this->word_counts;
-    const std::int64_t* const totals = this->totals;
     const double* const scale = this->scale;
-    const float* const cdf = this->cdf;
     std::int32_t* const z = this->z;
     const std::int64_t begin = offsets[m], end = offsets[m + 1];
-    std::int32_t* where = doc_counts + m * K;
-    std::int32_t* list = topics + begin;
-    std::int32_t* n = counts + begin;
-    double* sum = weights + begin;
-    int size = 0;
-    // The list, in order of first appearance.
+    std::int32_t* const n = doc_counts + m * K;
+    std::uint64_t* const set = doc_bits + m * J;
+    std::int32_t* const pick = picks + begin;
+    double* const sum = weights + begin;
+    for (int j = 0; j < J; ++j) set[j] = 0;
+    for (std::int64_t t = begin; t < end; ++t) set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+    // The sum of n_mk s_k over the document's topics (R is beta times it), kept as the counts
+    // change: the same additions and subtractions on every backend.
+    double doc_sum = 0.0;
+    for (int j = 0; j < J; ++j)
+      for (std::uint64_t b = set[j]; b != 0; b &= b - 1) {
+        const int k = 64 * j + detail::lowest_set_bit(b);
+        doc_sum += static_cast<double>(n[k]) * scale[k];
+      }
+    const double all_scale = scale_sum[K - 1];
     for (std::int64_t t = begin; t < end; ++t) {
-      const int k = z[t];
-      if (where[k] > 0) {
-        list[size] = k;
-        n[size] = where[k];
-        where[k] = -++size;
+      const int o = z[t], w = words[t];
+      const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
+      const std::int64_t at = word_entries[w];
+      // Ahead: the topic set and the entries' place of the word two tokens on, and what the
+      // next token's own topic reads (its count and running sum: the loads its draw waits on).
+      if (t + 2 < end) {
+        prefetch(word_bits + static_cast<std::int64_t>(words[t + 2]) * J);
+        prefetch(word_entries + words[t + 2]);
       }
-    }
-    for (std::int64_t t = begin; t < end; ++t) {
-      const int o = z[t];
-      const std::int64_t row = static_cast<std::int64_t>(words[t]) * K;
-      const std::int32_t* nw = word_counts + row;
-      const float* c = cdf + row;
-      // The next token's word: its counts of this document's topics, o's and the table's ends.
-      const std::int64_t next = (t + 1 < end ? static_cast<std::int64_t>(words[t + 1]) : 0) * K;
-      const std::int32_t* nw_next = word_counts + next;
-      prefetch(nw_next + z[t + 1 < end ? t + 1 : t]);
-      prefetch(cdf + next + K - 1);
-      const int at = -where[o] - 1;
-      if (--n[at] == 0) {  // o leaves the list; the last topic takes its place
-        list[at] = list[--size];
-        n[at] = n[size];
-        where[list[at]] = -(at + 1);
-        where[o] = 0;
+      if (t + 1 < end) {
+        const std::int64_t next = words[t + 1];
+        const int o_next = z[t + 1];
+        const std::uint64_t* const next_set = word_bits + next * J;
+        std::int64_t p = word_entries[next] + detail::set_bits(next_set[o_next / 64] & below(o_next % 64));
+        for (int j = 0; j < o_next / 64; ++j) p += detail::set_bits(next_set[j]);
+        prefetch(word_counts + p);
+        prefetch(word_sums + p);
       }
-      // o's weight per document token, without the token's own count in n_wo and n_o.
-      const double phi_o = (static_cast<double>(nw[o] - 1) + beta) / (static_cast<double>(totals[o] - 1) + prior_total);
-      double q = 0.0;
-      for (int i = 0; i < size; ++i) {
-        const int k = list[i];
-        prefetch(nw_next + k);
-        const double phi = k == o ? phi_o : (static_cast<double>(nw[k]) + beta) * scale[k];
-        sum[i] = q += static_cast<double>(n[i]) * phi;
-      }
-      // The smoothing bucket: o's term without its own count, the other topics' from the table.
-      const double below_o = o > 0 ? static_cast<double>(c[o - 1]) : 0.0;
-      const double table_o = static_cast<double>(c[o]) - below_o;
-      const double smooth_o = alpha * phi_o;
-      const double smooth_rest = alpha * (static_cast<double>(c[K - 1]) - table_o);
-      const auto r = rng::bits(seed, iteration, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
-      double u = (q + smooth_o + smooth_rest) * rng::u01(r[0], r[1]);
-      int k = o;
-      if (u < q) {
-        int i = 0;
-        while (i < size - 1 && !(u < sum[i])) ++i;
-        k = list[i];
-      } else if ((u -= q) >= smooth_o) {
-        // The table without o: skip o's interval, then the first topic whose sum exceeds v.
-        double v = (u - smooth_o) / alpha;
-        if (v >= below_o) v += table_o;
-        int lo = 0, hi = K - 1;
-        while (lo < hi) {
-          const int mid = (lo + hi) / 2;
-          if (static_cast<double>(c[mid]) > v) hi = mid;
-          else lo = mid + 1;
+      // The token leaves its document.
+      if (--n[o] == 0) set[o / 64] &= ~(std::uint64_t{1} << (o % 64));
+      doc_sum -= scale[o];
+      // X: the topics of both, without o; the place of o among the word's entries on the way.
+      double x = 0.0;
+      int c = 0;
+      std::int64_t place = at, o_place = at;
+      for (int j = 0; j < J; ++j) {
+        const std::uint64_t ws = word_set[j];
+        std::uint64_t b = set[j] & ws;
+        if (j == o / 64) {
+          o_place = place + detail::set_bits(ws & below(o % 64));
+          b &= ~(std::uint64_t{1} << (o % 64));
         }
-        // Rounding can land the skip on o itself; its neighbour takes the (measure-zero) case.
-        k = lo != o ? lo : (o + 1 < K ? o + 1 : (o > 0 ? o - 1 : o));
+        for (; b != 0; b &= b - 1) {
+          const int i = detail::lowest_set_bit(b), k = 64 * j + i;
+          const std::int64_t p = place + detail::set_bits(ws & below(i));
+          x += static_cast<double>(n[k]) * static_cast<double>(word_counts[p]) * scale[k];
+          pick[c] = k;
+          sum[c++] = x;
+        }
+        place += detail::set_bits(ws);
+      }
+      const std::int64_t entries = place - at;  // the word's topics; o is one of them
+      const double* const word_sum = word_sums + at;
+      // o's weight, without the token's own count in n_wo and n_o.
+      const double phi_o = (static_cast<double>(word_counts[o_place] - 1) + beta) /
+                           (static_cast<double>(totals[o] - 1) + prior_total);
+      const double own = (static_cast<double>(n[o]) + alpha) * phi_o;
+      double r = beta * (doc_sum - static_cast<double>(n[o]) * scale[o]);
+      r = r > 0.0 ? r : 0.0;
+      const std::int64_t o_entry = o_place - at;
+      const double word_o = word_sum[o_entry] - (o_entry > 0 ? word_sum[o_entry - 1] : 0.0);
+      double a = alpha * (word_sum[entries - 1] - word_o);
+      a = a > 0.0 ? a : 0.0;
+      const double scale_o = scale_sum[o] - (o > 0 ? scale_sum[o - 1] : 0.0);
+      double s = alpha * beta * (all_scale - scale_o);
+      s = s > 0.0 ? s : 0.0;
+      const auto bits = rng::bits(seed, iteration, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
+      double u = ((((x + own) + r) + a) + s) * rng::u01(bits[0], bits[1]);
+      int k = o;
+      if (u < x) {
+        int i = 0;
+        while (i < c - 1 && !(u < sum[i])) ++i;
+        k = pick[i];
+      } else if ((u -= x) >= own) {
+        if ((u -= own) < r) {  // the document's topics but o, in topic order
+          const double v = u / beta;
+          double walked = 0.0;
+          for (int j = 0; j < J && walked <= v; ++j)
+            for (std::uint64_t b = set[j]; b != 0 && walked <= v; b &= b - 1) {
+              const int i = 64 * j + detail::lowest_set_bit(b);
+              if (i == o) continue;
+              k = i;
+              walked += static_cast<double>(n[i]) * scale[i];
+            }
+        } else if ((u -= r) < a) {
+          k = word_topics[at + search_without(word_sum, entries, u / alpha, o_entry)];
+        } else {
+          k = static_cast<int>(search_without(scale_sum, K, (u - a) / (alpha * beta), o));
+        }
       }
       z[t] = k;
-      if (where[k] < 0) {
-        ++n[-where[k] - 1];
-      } else {
-        list[size] = k;
-        n[size] = 1;
-        where[k] = -++size;
-      }
+      if (n[k]++ == 0) set[k / 64] |= std::uint64_t{1} << (k % 64);
+      doc_sum += scale[k];
     }
-    // Row m holds the counts again.
-    for (int i = 0; i < size; ++i) where[list[i]] = n[i];
   }
 };
 

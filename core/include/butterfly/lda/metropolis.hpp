@@ -20,8 +20,8 @@
 // proposals are accepted against counts delayed for the whole phase; here only the word
 // counts are (which makes documents independent, as in collapsed), the document's are current.
 // A token reads four random entries (a document token's topic, the word's list, n_wt, n_mt)
-// per cycle whatever K and whatever its document, where collapsed reads one entry of its
-// word's rows per topic of its document and searches a row of K. The bits are fixed by the
+// per cycle whatever K and whatever its document, where collapsed visits every topic its
+// document and its word have in common. The bits are fixed by the
 // order of the operations below and the counter-based uniforms (one block of four 32-bit
 // uniforms per cycle: draw c of the token's index), the same on every backend.
 #pragma once

@@ -13,9 +13,10 @@
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
 //   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then counts and the
-//            mean's n_k (scale, totals), word_cdf; theta and phi as in mean, when asked for
+//            mean's n_k (scale, totals), word_buckets and scale_sums; theta and phi as in
+//            mean, when asked for
 //   mh:      as collapsed, with the words' lists (topic_counts' listed, or with MPI
-//            word_topics) and mh_documents (lda/metropolis.hpp) in word_cdf's and
+//            word_topics) and mh_documents (lda/metropolis.hpp) in word_buckets' and
 //            collapsed_documents' places
 //   evaluation: likelihood_blocks (the log-likelihood's partial sums)
 #pragma once
@@ -323,7 +324,7 @@ class any : public std::variant<initial_topics, topic_counts, posterior_mean_row
                                 column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
                                 posterior_mean_entries, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
-                                likelihood_blocks, word_cdf, collapsed_documents, word_topics,
+                                likelihood_blocks, word_buckets, scale_sums, collapsed_documents, word_topics,
                                 mh_documents> {
  public:
   using variant::variant;
