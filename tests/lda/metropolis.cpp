@@ -51,20 +51,18 @@ TEST_CASE("lda: the mh sweep moves a document's first token by its Metropolis-Ha
           "[lda][mh]") {
   const test::first_token_state st;
   const int K = st.K;
-  const double V = static_cast<double>(st.docs.vocab_size), alpha = st.alpha, beta = st.beta;
+  const double alpha = st.alpha, beta = st.beta;
   const int seeds = 20000;
   const auto observed = st.first_topics(lda::estimator::mh, seeds);
   for (std::int64_t m = 0; m < st.documents(); ++m) {
     const std::int64_t t = st.docs.doc_offsets[m], length = st.docs.doc_offsets[m + 1] - t;
     const int w = st.docs.words[t], o = st.z[t];
     const std::vector<double> n_mk = st.others(m);
+    const std::vector<double> pi = st.full_conditional(t, n_mk);
     double n_w = 0;
     for (int k = 0; k < K; ++k) n_w += st.n_wk[w * K + k];
-    std::vector<double> f(K), pi(K), qd(K), qw(K);
+    std::vector<double> qd(K), qw(K);
     for (int k = 0; k < K; ++k) {
-      const double self = k == o ? 1.0 : 0.0;
-      f[k] = (st.n_wk[w * K + k] - self + beta) / (st.n_k[k] - self + V * beta);
-      pi[k] = (n_mk[k] + alpha) * f[k];
       qd[k] = (n_mk[k] + alpha) / (double(length - 1) + K * alpha);
       qw[k] = (st.n_wk[w * K + k] + beta) / (n_w + K * beta);
     }
