@@ -1,11 +1,14 @@
 // The count steps' shortcuts against what they stand for, element by element on the host:
 // topic_counts' word lists (estimator::mh in one process) are each word's tokens' topics in
 // topic order, the lists word_topics makes from the counts (MPI); token_partials gives the
-// n_k that column_partials sums from the V x K counts. The expected values are computed here
+// n_k that column_partials sums from the V x K counts; word_buckets from z (estimator::collapsed
+// in one process) makes the entries it makes from the counts (MPI), and phi from them
+// (posterior_mean_words) is posterior_mean_entries' phi. The expected values are computed here
 // from z by sorting and counting, not by the steps.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -99,4 +102,78 @@ TEST_CASE("lda counts: n_k from z by token_partials equals the column sums of n_
       REQUIRE(scale_words[static_cast<std::size_t>(k)] == scale_tokens[static_cast<std::size_t>(k)]);
     }
   }
+}
+
+TEST_CASE("lda counts: word_buckets from z makes the entries it makes from n_wk, and phi from them is the counts' phi",
+          "[lda][counts]") {
+  const int K = GENERATE(1, 64, 130);  // one word of topic bits, exactly one, three
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n = 0; n <= 40; ++n) lengths.push_back(n);
+  lengths.push_back(900);  // more tokens than topics: every topic, several times
+  lengths.push_back(0);
+  const word_tokens c = make(lengths, K, 11 + static_cast<std::uint32_t>(K));
+  const auto V = static_cast<std::int64_t>(lengths.size());
+  const int J = steps::set_words(K);
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(V * K));
+  for (std::int64_t w = 0; w < V; ++w)
+    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
+      ++counts[static_cast<std::size_t>(w * K + c.z[static_cast<std::size_t>(c.tokens[i])])];
+  std::vector<double> scale(static_cast<std::size_t>(K));
+  for (int k = 0; k < K; ++k) scale[static_cast<std::size_t>(k)] = 1.0 / (3.0 + k);
+  std::vector<std::int64_t> entries{0};
+  for (const std::int64_t n : lengths) entries.push_back(entries.back() + std::min<std::int64_t>(n, K));
+  const auto places = static_cast<std::size_t>(entries.back());
+  struct tables {
+    std::vector<std::uint64_t> bits;
+    std::vector<std::int32_t> topics, topic_counts;
+    std::vector<double> sums;
+  };
+  auto fresh = [&] {
+    return tables{std::vector<std::uint64_t>(static_cast<std::size_t>(V * J), ~std::uint64_t{0}),
+                  std::vector<std::int32_t>(places, -1), std::vector<std::int32_t>(places, -1),
+                  std::vector<double>(places, -1.0)};
+  };
+  tables dense = fresh(), from_z = fresh();
+  std::vector<std::int32_t> gathered(c.z.size(), -1);
+  const steps::word_buckets of_counts{counts.data(), nullptr, nullptr, nullptr, nullptr, scale.data(), entries.data(),
+                                      K, dense.bits.data(), dense.topics.data(), dense.topic_counts.data(),
+                                      dense.sums.data()};
+  const steps::word_buckets of_z{nullptr, c.offsets.data(), c.tokens.data(), c.z.data(), gathered.data(), scale.data(),
+                                 entries.data(), K, from_z.bits.data(), from_z.topics.data(),
+                                 from_z.topic_counts.data(), from_z.sums.data()};
+  for (std::int64_t w = 0; w < V; ++w) {
+    of_counts(w);
+    of_z(w);
+  }
+  for (std::int64_t w = 0; w < V; ++w) {
+    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)] << " tokens");
+    std::int64_t e = entries[w];
+    double sum = 0.0;
+    for (int k = 0; k < K; ++k) {
+      const std::int32_t n = counts[static_cast<std::size_t>(w * K + k)];
+      const bool in_set = (from_z.bits[static_cast<std::size_t>(w * J + k / 64)] >> (k % 64)) & 1;
+      REQUIRE(in_set == (n > 0));
+      if (n == 0) continue;
+      sum += n * scale[static_cast<std::size_t>(k)];
+      REQUIRE(from_z.topics[static_cast<std::size_t>(e)] == k);
+      REQUIRE(from_z.topic_counts[static_cast<std::size_t>(e)] == n);
+      REQUIRE(std::fabs(from_z.sums[static_cast<std::size_t>(e)] - sum) <= 1e-12 * sum);
+      ++e;
+    }
+    REQUIRE(e <= entries[w + 1]);
+    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
+      REQUIRE(gathered[static_cast<std::size_t>(i)] == c.z[static_cast<std::size_t>(c.tokens[i])]);
+  }
+  // Both ways the same bits, the places past a word's entries untouched alike.
+  REQUIRE(from_z.bits == dense.bits);
+  REQUIRE(from_z.topics == dense.topics);
+  REQUIRE(from_z.topic_counts == dense.topic_counts);
+  REQUIRE(from_z.sums == dense.sums);
+  std::vector<float> phi_counts(static_cast<std::size_t>(V * K), -1.0f), phi_entries(phi_counts);
+  const steps::posterior_mean_entries by_entry{counts.data(), scale.data(), K, 0.01, phi_counts.data()};
+  for (std::int64_t i = 0; i < V * K; ++i) by_entry(i);
+  const steps::posterior_mean_words by_word{entries.data(), from_z.bits.data(), from_z.topics.data(),
+                                            from_z.topic_counts.data(), scale.data(), K, 0.01, phi_entries.data()};
+  for (std::int64_t w = 0; w < V; ++w) by_word(w);
+  REQUIRE(phi_entries == phi_counts);
 }

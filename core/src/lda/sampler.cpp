@@ -40,7 +40,7 @@ struct sampler::arrays {
         word_offsets(b, c.word_offsets_.data(), c.word_offsets_.size()),
         word_tokens(b, c.word_tokens_.data(), c.word_tokens_.size()),
         n_mk(b, host.theta.size()),
-        n_wk(b, host.phi.size()),
+        n_wk(b, dense_word_counts(c) ? host.phi.size() : 0),
         chunks((c.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
         count_partial(b, c.how_.theta_phi != estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
         sum_partial(b, c.how_.theta_phi == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
@@ -61,6 +61,9 @@ struct sampler::arrays {
         word_sums(b, word_topic_counts.size()) {}
 
   static bool collapsed(const chain& c) { return c.how_.theta_phi == estimator::collapsed; }
+  // Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
+  // come from z in one process (word_buckets); with a count combiner, the combined counts.
+  static bool dense_word_counts(const chain& c) { return !collapsed(c) || c.combine_; }
 
   // estimator::mh: where each word's topics go in word_topics (V + 1), by the number of tokens
   // of each word in the counts the sweeps read (the shard's, or with a count combiner the
@@ -89,7 +92,7 @@ struct sampler::arrays {
   mirror<const std::int64_t> offsets;
   mirror<const std::int32_t> words;
   mirror<const std::int64_t> word_offsets, word_tokens;
-  kernel_array<std::int32_t> n_mk, n_wk;
+  kernel_array<std::int32_t> n_mk, n_wk;  // n_wk empty where !dense_word_counts
   std::int64_t chunks;
   kernel_array<std::int64_t> count_partial;  // estimator::mean: n_k per word chunk
   kernel_array<double> sum_partial;          // estimator::sample: column sums per word chunk
@@ -97,8 +100,9 @@ struct sampler::arrays {
   kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
   kernel_array<double> likelihood;           // per block of likelihood_block documents
   // estimator::collapsed and mh: n_k. collapsed (lda/collapsed.hpp): a token's topics and
-  // running sums of its X bucket (one slot per token), the documents' and the words' topic
-  // sets, the running sums of scale.
+  // running sums of its X bucket (one slot per token; picks is also word_buckets' room for
+  // the topics gathered by word), the documents' and the words' topic sets, the running sums
+  // of scale.
   kernel_array<std::int64_t> totals;
   kernel_array<std::int32_t> picks;
   kernel_array<double> weights;
@@ -242,9 +246,10 @@ double sampler::estimate(std::uint32_t iteration) {
   // In one process mh's lists come with the counts; with a combiner, from the combined
   // counts when the sweep needs them (word_topic_places).
   const bool lists = c_.how_.theta_phi == estimator::mh && !c_.combine_ && sweeps(iteration + 1);
-  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data(),
-                          lists ? a.word_topic_list.data() : nullptr},
-      V);
+  if (a.n_wk.size() != 0)
+    run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data(),
+                            lists ? a.word_topic_list.data() : nullptr},
+        V);
   a.tables_valid = lists;
   if (c_.combine_) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
@@ -279,23 +284,31 @@ double sampler::estimate(std::uint32_t iteration) {
   return combine_seconds;
 }
 
+// The sweep's tables of the counts of z: mh's word_topics, collapsed's word_buckets and
+// scale_sums (also what phi is made of where there is no n_wk).
+void sampler::make_tables() {
+  arrays& a = *a_;
+  if (a.tables_valid) return;
+  const int K = c_.h_.num_topics;
+  const std::int64_t V = c_.docs_.vocab_size;
+  if (c_.how_.theta_phi == estimator::mh) {
+    run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
+  } else {
+    run(steps::word_buckets{a.n_wk.size() == 0 ? nullptr : a.n_wk.data(), a.word_offsets.data(), a.word_tokens.data(),
+                            a.z.data(), a.picks.data(), a.scale.data(), a.word_topic_offsets.data(), K, a.word_bits.data(),
+                            a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data()},
+        V);
+    run(steps::scale_sums{a.scale.data(), K, a.scale_sum.data()}, 1);
+  }
+  a.tables_valid = true;
+}
+
 void sampler::sweep(std::uint32_t iteration) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
-  const std::int64_t V = c_.docs_.vocab_size;
   const bool mh = c_.how_.theta_phi == estimator::mh;
-  if (!a.tables_valid) {
-    if (mh) {
-      run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
-    } else {
-      run(steps::word_buckets{a.n_wk.data(), a.scale.data(), a.word_topic_offsets.data(), K, a.word_bits.data(),
-                              a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data()},
-          V);
-      run(steps::scale_sums{a.scale.data(), K, a.scale_sum.data()}, 1);
-    }
-  }
-  a.tables_valid = true;
-  const double prior_total = static_cast<double>(V) * c_.h_.beta;
+  make_tables();
+  const double prior_total = static_cast<double>(c_.docs_.vocab_size) * c_.h_.beta;
   const auto first_token = static_cast<std::uint64_t>(c_.part_.first_token);
   if (mh)
     run(steps::mh_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.word_topic_offsets.data(),
@@ -317,8 +330,15 @@ void sampler::posterior_means() {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
   run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, c_.part_.num_docs());
-  run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()},
-      c_.docs_.vocab_size * K);
+  if (a.n_wk.size() != 0) {
+    run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()},
+        c_.docs_.vocab_size * K);
+    return;
+  }
+  make_tables();
+  run(steps::posterior_mean_words{a.word_topic_offsets.data(), a.word_bits.data(), a.word_topic_list.data(),
+                                  a.word_topic_counts.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()},
+      c_.docs_.vocab_size);
 }
 
 void sampler::refresh_model() {
@@ -372,7 +392,16 @@ std::vector<std::int32_t> sampler::document_topic_counts() const {
 
 std::vector<std::int32_t> sampler::word_topic_counts() const {
   std::vector<std::int32_t> out;
-  a_->n_wk.copy_to(out);
+  if (a_->n_wk.size() != 0) {
+    a_->n_wk.copy_to(out);
+    return out;
+  }
+  // Not kept (collapsed in one process): counted from z now.
+  const arrays& a = *a_;
+  kernel_array<std::int32_t> n_wk(b_, a.host.phi.size());
+  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), c_.h_.num_topics, n_wk.data()},
+      c_.docs_.vocab_size);
+  n_wk.copy_to(out);
   return out;
 }
 

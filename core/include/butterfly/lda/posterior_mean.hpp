@@ -11,16 +11,20 @@
 
 namespace butterfly::lda {
 
-// out[k] = (counts[k] + prior) / (sum_k counts[k] + K prior), floored like dirichlet_row.
+// (count + prior) * scale, scale = 1 / (the total + entries * prior), floored like
+// dirichlet_row: one entry of theta or phi.
+BUTTERFLY_FN float posterior_mean_entry(double count, double prior, double scale) {
+  const float p = static_cast<float>((count + prior) * scale);
+  return p > probability_floor ? p : probability_floor;
+}
+
+// out[k] = (counts[k] + prior) / (sum_k counts[k] + K prior).
 template <class Count>
 BUTTERFLY_FN void posterior_mean_row(double prior, const Count* counts, int K, float* out) {
   std::int64_t total = 0;
   for (int k = 0; k < K; ++k) total += counts[k];
   const double scale = 1.0 / (static_cast<double>(total) + K * prior);
-  for (int k = 0; k < K; ++k) {
-    const float p = static_cast<float>((static_cast<double>(counts[k]) + prior) * scale);
-    out[k] = p > probability_floor ? p : probability_floor;
-  }
+  for (int k = 0; k < K; ++k) out[k] = posterior_mean_entry(static_cast<double>(counts[k]), prior, scale);
 }
 
 }  // namespace butterfly::lda

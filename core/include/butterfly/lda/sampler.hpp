@@ -48,7 +48,7 @@ class sampler {
   // The state, moved out where the backend's memory is host memory; the sampler is spent.
   state take();
   // n_mk (documents x K) and n_wk (V x K, after the chain's count combiner) of the last
-  // iteration, copied to the host.
+  // iteration, copied to the host (n_wk counted from z where the sampler keeps none).
   std::vector<std::int32_t> document_topic_counts() const;
   std::vector<std::int32_t> word_topic_counts() const;
 
@@ -65,6 +65,7 @@ class sampler {
   bool sweeping() const;  // estimator::collapsed or mh: z drawn by document sweeps after the burn-in
   bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by sweep
   void sweep(std::uint32_t iteration);         // estimator::collapsed's or mh's z draw
+  void make_tables();                          // the sweep's tables, when not valid
   void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
   void refresh_model();    // estimator::collapsed and mh: posterior_means, when stale
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)

@@ -12,9 +12,10 @@
 //            int64>) + mean_scale (the n_k per topic), posterior_mean_entries (phi)
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
-//   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then counts and the
-//            mean's n_k (scale, totals), word_buckets and scale_sums; theta and phi as in
-//            mean, when asked for
+//   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then n_mk and the
+//            mean's n_k (scale, totals), word_buckets (from z; from n_wk with MPI) and
+//            scale_sums; theta as in mean and phi by posterior_mean_words (posterior_mean_entries
+//            with MPI), when asked for
 //   mh:      as collapsed, with the words' lists (topic_counts' listed, or with MPI
 //            word_topics) and mh_documents (lda/metropolis.hpp) in word_buckets' and
 //            collapsed_documents' places
@@ -211,14 +212,36 @@ struct posterior_mean_entries {
   float* out;
   static constexpr std::int64_t grain = 1 << 14;
   BUTTERFLY_FN void at(std::int64_t i, std::int64_t k) const {
-    const float p = static_cast<float>((static_cast<double>(counts[i]) + prior) * scale[k]);
-    out[i] = p > probability_floor ? p : probability_floor;
+    out[i] = posterior_mean_entry(static_cast<double>(counts[i]), prior, scale[k]);
   }
   BUTTERFLY_FN void operator()(std::int64_t i) const { at(i, i % K); }
   void range(std::int64_t begin, std::int64_t end) const {
     row_segments(begin, end, K, [this](std::int64_t i, std::int64_t k, std::int64_t n) {
       for (std::int64_t j = 0; j < n; ++j) at(i + j, k + j);
     });
+  }
+};
+
+// Element w: row w of phi as posterior_mean_entries writes it, from word_buckets' entries
+// (collapsed.hpp) instead of a V x K row of counts: the prior's value for every topic, then
+// the word's topics with their counts.
+struct posterior_mean_words {
+  const std::int64_t* entries;  // word_buckets': V + 1 places,
+  const std::uint64_t* bits;    // the topic sets (how many of the places are used),
+  const std::int32_t* topics;   // the topics and their counts
+  const std::int32_t* counts;
+  const double* scale;
+  int K;
+  double prior;
+  float* out;
+  static constexpr std::int64_t grain = 16;
+  BUTTERFLY_FN void operator()(std::int64_t w) const {
+    float* row = out + w * K;
+    for (int k = 0; k < K; ++k) row[k] = posterior_mean_entry(0.0, prior, scale[k]);
+    std::int64_t n = 0;
+    for (int j = 0; j < set_words(K); ++j) n += detail::set_bits(bits[w * set_words(K) + j]);
+    for (std::int64_t e = entries[w]; e < entries[w] + n; ++e)
+      row[topics[e]] = posterior_mean_entry(static_cast<double>(counts[e]), prior, scale[topics[e]]);
   }
 };
 
@@ -322,7 +345,7 @@ struct likelihood_blocks {
 // One of the steps; a class (not an alias) so the backend seam can declare it.
 class any : public std::variant<initial_topics, topic_counts, posterior_mean_rows,
                                 column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
-                                posterior_mean_entries, gamma_entries, dirichlet_rows,
+                                posterior_mean_entries, posterior_mean_words, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
                                 likelihood_blocks, word_buckets, scale_sums, collapsed_documents, word_topics,
                                 mh_documents> {
