@@ -294,9 +294,10 @@ void sampler::make_tables() {
   if (c_.how_.theta_phi == estimator::mh) {
     run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
   } else {
-    run(steps::word_buckets{a.n_wk.size() == 0 ? nullptr : a.n_wk.data(), a.word_offsets.data(), a.word_tokens.data(),
-                            a.z.data(), a.picks.data(), a.scale.data(), a.word_topic_offsets.data(), K, a.word_bits.data(),
-                            a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data()},
+    run(steps::word_buckets{a.n_wk.size() == 0 ? nullptr : a.n_wk.data(), a.word_offsets.data(),
+                            a.word_tokens.data(), a.z.data(), a.picks.data(), a.scale.data(),
+                            a.word_topic_offsets.data(), K, a.word_bits.data(), a.word_topic_list.data(),
+                            a.word_topic_counts.data(), a.word_sums.data()},
         V);
     run(steps::scale_sums{a.scale.data(), K, a.scale_sum.data()}, 1);
   }
