@@ -29,9 +29,12 @@ CORPORA=${CORPORA:-"ap 20news wiki-lead"}
 TOPICS=${TOPICS:-"240 1000"}
 THREADS=${THREADS:-2}
 ESTIMATORS=${ESTIMATORS:-"collapsed mean"}
-# corpus@K=LIST: the iteration counts of each curve (about 25 minutes of training in all here)
-ITERATIONS=${ITERATIONS:-"ap@240=25,50,100,200,400 ap@1000=25,50,100,200 20news@240=10,25,50,100,200
-  20news@1000=5,15,40 wiki-lead@240=10,25,50,100,200 wiki-lead@1000=5,15,40"}
+# corpus@K=LIST: the iteration counts of each curve: early points (where WarpLDA's curve is
+# ahead), points around the time to WarpLDA's 2 % level, and a long run (issue 23's sixth
+# session; about 30 minutes of training per estimator here)
+ITERATIONS=${ITERATIONS:-"ap@240=10,25,50,100,200,400 ap@1000=10,25,50,100,200,400
+  20news@240=10,25,50,100,150,200,400 20news@1000=5,10,20,40,50,60,65,70,80
+  wiki-lead@240=10,25,50,100,150,200,400 wiki-lead@1000=10,20,40,55,70,75,85,100"}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/bench/results/ttq-$(date -u +%Y%m%dT%H%M)"
