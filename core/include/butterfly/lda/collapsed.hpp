@@ -62,45 +62,28 @@ struct word_buckets {
   std::int32_t* topic_counts;
   double* sums;
   static constexpr std::int64_t grain = 16;
+  // The set, from the row of counts or from the tokens' topics (gathered once into
+  // `gathered`, in the word's token order); the entries from the set, in topic order, with
+  // the row's counts, or with zero counts to which each token adds one at its topic's rank
+  // in the set (O(n_w K / 64) per word, no V x K row); then the running sums.
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     std::uint64_t* set = bits + w * set_words(K);
-    const std::int64_t at = entries[w];
-    const std::int64_t end = counts ? from_counts(w, set, at) : from_topics(w, set, at);
-    double sum = 0.0;
-    for (std::int64_t e = at; e < end; ++e) sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
-  }
-
- private:
-  // Both return the end of the word's entries.
-  BUTTERFLY_FN std::int64_t from_counts(std::int64_t w, std::uint64_t* set, std::int64_t at) const {
-    const std::int32_t* n = counts + w * K;
-    for (int j = 0; j < set_words(K); ++j) {
-      std::uint64_t b = 0;
-      for (int k = 64 * j; k < K && k < 64 * j + 64; ++k) {
-        if (n[k] == 0) continue;
-        b |= std::uint64_t{1} << (k - 64 * j);
-        topics[at] = k;
-        topic_counts[at++] = n[k];
-      }
-      set[j] = b;
-    }
-    return at;
-  }
-  // The set from the tokens' topics (gathered once into `gathered`, in the word's token
-  // order), the entries from the set with zero counts, then each token adds one to its
-  // topic's entry, the topic's rank in the set: O(n_w K / 64) per word, no V x K row.
-  BUTTERFLY_FN std::int64_t from_topics(std::int64_t w, std::uint64_t* set, std::int64_t at) const {
-    const std::int64_t first = token_offsets[w], last = token_offsets[w + 1];
+    const std::int32_t* n = counts ? counts + w * K : nullptr;
+    const std::int64_t first = n ? 0 : token_offsets[w], last = n ? 0 : token_offsets[w + 1];
     for (int j = 0; j < set_words(K); ++j) set[j] = 0;
+    for (int k = 0; n && k < K; ++k)
+      if (n[k] != 0) set[k / 64] |= std::uint64_t{1} << (k % 64);
     for (std::int64_t i = first; i < last; ++i) {
       const std::int32_t k = gathered[i] = z[tokens[i]];
       set[k / 64] |= std::uint64_t{1} << (k % 64);
     }
+    const std::int64_t at = entries[w];
     std::int64_t end = at;
     for (int j = 0; j < set_words(K); ++j)
       for (std::uint64_t b = set[j]; b != 0; b &= b - 1) {
-        topics[end] = 64 * j + detail::lowest_set_bit(b);
-        topic_counts[end++] = 0;
+        const int k = 64 * j + detail::lowest_set_bit(b);
+        topics[end] = k;
+        topic_counts[end++] = n ? n[k] : 0;
       }
     for (std::int64_t i = first; i < last; ++i) {
       const std::int32_t k = gathered[i];
@@ -108,7 +91,8 @@ struct word_buckets {
       for (int j = 0; j < k / 64; ++j) e += detail::set_bits(set[j]);
       ++topic_counts[e];
     }
-    return end;
+    double sum = 0.0;
+    for (std::int64_t e = at; e < end; ++e) sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
   }
 };
 
