@@ -162,9 +162,11 @@ def prepare_corpus(name, a, notes):
 
 # --------------------------------------------------------------------------- training, scoring
 def estimator_args(estimator):
-    """--estimator NAME, or NAME:B for --estimator NAME --burn-in B."""
-    name, _, burn_in = estimator.partition(":")
-    return ["--estimator", name] + (["--burn-in", burn_in] if burn_in else [])
+    """--estimator NAME; NAME:B adds --burn-in B, NAME:B:S (B may be empty) --start-topics S."""
+    name, _, rest = estimator.partition(":")
+    burn_in, _, start_topics = rest.partition(":")
+    return (["--estimator", name] + (["--burn-in", burn_in] if burn_in else []) +
+            (["--start-topics", start_topics] if start_topics else []))
 
 
 def train(binary, corpus, k, estimator, iterations, threads, width, out):
@@ -432,7 +434,8 @@ def main():
     ap.add_argument("--topics", action="append", help="K (default 240); repeatable or comma list; alpha = 50/K")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--width", type=int, default=0, help="--width of the trainer (0: its default)")
-    ap.add_argument("--estimators", action="append", help="--estimator values (default mean,sample)")
+    ap.add_argument("--estimators", action="append",
+                    help="--estimator values (default mean,sample); NAME:B adds --burn-in B, NAME:B:S --start-topics S")
     ap.add_argument("--iterations", action="append",
                     help="LIST for every corpus or CORPUS=LIST for one (default 25,50,100,200,400,800)")
     ap.add_argument("--peers", action="append", metavar="FILE.tsv",

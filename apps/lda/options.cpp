@@ -100,6 +100,11 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                  "with --estimator collapsed or mh: the first N iterations draw z as --estimator mean does "
                  "(the dense butterfly draw), the rest are its sweeps")
       ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
+  cmd.add_option("--start-topics", a.start_topics,
+                 "iteration 0: each document's first S tokens get topics uniformly at random and every later "
+                 "token one of theirs, so a document starts with at most S topics; 0 = every token's topic "
+                 "uniform (default: 4 where the training documents are at least 16 per topic, else 0)")
+      ->type_name("S")->check(CLI::Range(0u, 1u << 24));
   cmd.add_option("--eval-every", a.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")
       ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct train_args {
   // WarpLDA's 2,357), collapsed ends within 1.5 % of WarpLDA on ap, 20news and wiki-lead.
   std::string estimator = "collapsed";
   std::uint32_t burn_in = 0;  // --estimator collapsed: iterations drawn as mean draws them first
+  // Topics per document in iteration 0's z (0 = every token uniform); none given: the
+  // training corpus's lda::default_start_topics.
+  std::optional<std::uint32_t> start_topics;
   std::uint32_t eval_every = 10;
   double holdout = 0;
   int fold_in_sweeps = 20, top_words = 10;

@@ -71,8 +71,10 @@ struct training_data {
   lda::documents train;      // what the sampler draws
 };
 
-lda::sampler_options sampler_options_of(const train_args& a) {
-  return {parse_algorithm(a.algorithm), a.width, lda::parse_estimator(a.estimator), a.burn_in};
+// With the documents the chain trains on (the default start_topics depends on them).
+lda::sampler_options sampler_options_of(const train_args& a, const lda::documents& train) {
+  return {parse_algorithm(a.algorithm), a.width, lda::parse_estimator(a.estimator), a.burn_in,
+          a.start_topics.value_or(lda::default_start_topics(train.num_docs(), a.topics))};
 }
 
 lda::hyperparameters hyperparameters_of(const train_args& a) {
@@ -114,7 +116,7 @@ class training_run {
         hyper_(hyperparameters_of(args_)),
         data_(corpus_source_from(args_.corpus), args_.holdout, args_.seed),
         part_(lda::shard_of(data_.train, world_.size(), world_.rank())),
-        chain_(data_.train, hyper_, args_.seed, sampler_options_of(args_), part_, count_sum()) {
+        chain_(data_.train, hyper_, args_.seed, sampler_options_of(args_, data_.train), part_, count_sum()) {
     if (start.resumed) resume(std::move(*start.resumed));
     else begin();
     fold_.seed = args_.seed;
@@ -257,6 +259,7 @@ class training_run {
     d["width"] = width();
     d["estimator"] = args_.estimator;
     if (args_.estimator == "collapsed" || args_.estimator == "mh") d["burn_in"] = args_.burn_in;
+    d["start_topics"] = sampler_options_of(args_, data_.train).start_topics;
     d["topics"] = K;
     d["alpha"] = hyper_.alpha;
     d["beta"] = hyper_.beta;

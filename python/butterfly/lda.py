@@ -62,6 +62,9 @@ class LDA:
                         posterior means: cheaper iterations, but it can stop short of the
                         best model) or "sample" (Dirichlet draws, the paper's sampler)
       width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
+      start_topics      topics each document starts with (--start-topics; 0 = every token's
+                        initial topic uniform; None = the CLI's default, 4 where the documents
+                        are at least 16 per topic, else 0)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
       checkpoint        path: fit resumes from it when it exists and writes it every
@@ -76,7 +79,8 @@ class LDA:
     """
 
     def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
-                 random_state=1, algorithm="butterfly", estimator="collapsed", width=0, threads=None,
+                 random_state=1, algorithm="butterfly", estimator="collapsed", width=0, start_topics=None,
+                 threads=None,
                  checkpoint=None, checkpoint_every=10, fold_in_sweeps=20, progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
@@ -86,6 +90,7 @@ class LDA:
         self.algorithm = algorithm
         self.estimator = estimator
         self.width = width
+        self.start_topics = start_topics
         self.threads = threads
         self.checkpoint = checkpoint
         self.checkpoint_every = checkpoint_every
@@ -95,7 +100,8 @@ class LDA:
     # scikit-learn's estimator protocol, so that clone() and grid searches work
     def get_params(self, deep=True):
         return {k: getattr(self, k) for k in ("n_components", "doc_topic_prior", "topic_word_prior", "max_iter",
-                                              "random_state", "algorithm", "estimator", "width", "threads",
+                                              "random_state", "algorithm", "estimator", "width", "start_topics",
+                                              "threads",
                                               "checkpoint",
                                               "checkpoint_every", "fold_in_sweeps", "progress")}
 
@@ -144,7 +150,8 @@ class LDA:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
         trainer = _butterfly._Trainer(offsets, words, V, int(self.n_components), float(self.doc_topic_prior),
                                       float(self.topic_word_prior), self._seed(), str(self.algorithm),
-                                      str(self.estimator), int(self.width))
+                                      str(self.estimator), int(self.width),
+                                      None if self.start_topics is None else int(self.start_topics))
         if self.checkpoint is not None and os.path.exists(self.checkpoint):
             trainer.resume(os.fspath(self.checkpoint))
         max_iter = int(self.max_iter)

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,15 +89,17 @@ class trainer {
  public:
   trainer(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size, int num_topics,
           double alpha, double beta, std::uint64_t seed, const std::string& method, const std::string& estimator,
-          int width)
+          int width, std::optional<std::uint32_t> start_topics)
       : docs_(documents_of(doc_offsets, words, vocab_size)),
         seed_(seed),
         method_(method),
+        start_topics_(start_topics.value_or(lda::default_start_topics(docs_.view().num_docs(), num_topics))),
         // What a checkpoint must match besides seed, method and hyperparameters (the CLI
         // keeps its defining options the same way).
-        arguments_{"butterfly.LDA", "--estimator=" + estimator, "--width=" + std::to_string(width)},
+        arguments_{"butterfly.LDA", "--estimator=" + estimator, "--width=" + std::to_string(width),
+                   "--start-topics=" + std::to_string(start_topics_)},
         chain_(docs_.view(), hyper_of(num_topics, alpha, beta), seed,
-               {parse_algorithm(method), width, lda::parse_estimator(estimator)}) {
+               {parse_algorithm(method), width, lda::parse_estimator(estimator), 0, start_topics_}) {
     py::gil_scoped_release unlocked;
     sampler_ = std::make_unique<lda::sampler>(chain_);
   }
@@ -146,6 +149,7 @@ class trainer {
   const lda::document_set docs_;  // the chain views it
   const std::uint64_t seed_;
   const std::string method_;
+  const std::uint32_t start_topics_;  // the one given, or the corpus's default
   const std::vector<std::string> arguments_;
   const lda::chain chain_;
   std::unique_ptr<lda::sampler> sampler_;  // the state, where the backend keeps its memory
@@ -200,9 +204,9 @@ void add_lda(py::module_& m) {
         "alpha"_a, "beta"_a, "sweeps"_a, "seed"_a);
   py::class_<trainer>(m, "_Trainer")
       .def(py::init<const py::object&, const py::object&, std::int64_t, int, double, double, std::uint64_t,
-                    const std::string&, const std::string&, int>(),
+                    const std::string&, const std::string&, int, std::optional<std::uint32_t>>(),
            "doc_offsets"_a, "words"_a, "vocab_size"_a, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
-           "estimator"_a, "width"_a)
+           "estimator"_a, "width"_a, "start_topics"_a)
       .def("iterate", &trainer::iterate)
       .def_property_readonly("iteration", &trainer::iteration)
       .def("theta", &trainer::theta)

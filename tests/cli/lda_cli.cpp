@@ -263,6 +263,8 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
   const auto defaults = nlohmann::json::parse(slurp(ws.path("default/model.json")));
   CHECK(defaults.at("estimator") == "collapsed");
   CHECK(defaults.at("width") == butterfly::default_width());
+  // About 108 training documents for 6 topics, over 16 per topic: lda::default_start_topics.
+  CHECK(defaults.at("start_topics") == 4);
 }
 // The collapsed and mh estimators with a burn-in, killed after their first sweeps and resumed
 // (the checkpoint at iteration 6 holds z, and theta and phi computed from the counts only
@@ -272,7 +274,8 @@ TEST_CASE("cli: --estimator collapsed and mh with --burn-in survive kill and res
   INFO("--estimator " << estimator);
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", estimator, "--burn-in", "4"};
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", estimator, "--burn-in", "4",
+                                        "--start-topics", "3"};
   REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
           SIGKILL);
@@ -281,6 +284,7 @@ TEST_CASE("cli: --estimator collapsed and mh with --burn-in survive kill and res
   const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
   CHECK(model.at("estimator") == estimator);
   CHECK(model.at("burn_in") == 4);
+  CHECK(model.at("start_topics") == 3);
 }
 
 // The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords

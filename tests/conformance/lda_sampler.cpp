@@ -32,13 +32,14 @@ const butterfly::io::corpus& ap() {
 
 lda::documents ap_docs() { return {ap().doc_offsets, ap().words, ap().vocab_size()}; }
 
-lda::chain ap_chain(lda::estimator e, int K = 24) {
+lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0) {
   lda::hyperparameters h;
   h.num_topics = K;
   h.alpha = 0.2;
   h.beta = 0.01;
   // The configured backend's width, which the reference runs too.
-  return lda::chain(ap_docs(), h, 2026, {butterfly::algorithm::butterfly, configured_executor().default_width(), e});
+  return lda::chain(ap_docs(), h, 2026,
+                    {butterfly::algorithm::butterfly, configured_executor().default_width(), e, 0, start_topics});
 }
 
 void require_same(const lda::state& got, const lda::state& want) {
@@ -73,9 +74,9 @@ void require_counts_of(lda::sampler& smp, const lda::chain& c) {
 
 // Three iterations on the configured backend and on the reference: the same state, counts and
 // log-likelihood partials, and nothing copied inside an iteration.
-void require_same_as_reference(lda::estimator e, int K = 24) {
-  const lda::chain c = ap_chain(e, K);
-  INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", width "
+void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0) {
+  const lda::chain c = ap_chain(e, K, start_topics);
+  INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics << ", width "
        << configured_executor().default_width() << ", " << butterfly::backend_name());
   lda::sampler device(c), reference(c, reference_executor());
   require_same(device.current(), reference.current());
@@ -103,6 +104,9 @@ TEST_CASE("conformance: lda sampler: the configured backend's model equals the r
     require_same_as_reference(e);
   // The collapsed sweep's topic sets in three 64-bit words.
   require_same_as_reference(lda::estimator::collapsed, 130);
+  // Documents that start with at most 4 topics (steps::initial_topics' copies).
+  require_same_as_reference(lda::estimator::collapsed, 130, 4);
+  require_same_as_reference(lda::estimator::mean, 24, 4);
 }
 
 TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "[lda][sampler]") {

@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
 #include <vector>
 
+#include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/gamma.hpp"
 #include "butterfly/lda/chain.hpp"
 #include "butterfly/lda/sampler.hpp"
@@ -100,6 +102,61 @@ TEST_CASE("lda: the same seed gives the same bits, another seed another state", 
   CHECK(a.phi == b.phi);
   CHECK(a.z == b.z);
   CHECK(a.phi != d.phi);
+}
+
+// sampler_options::start_topics, recomputed here from its definition: with S, token t at
+// place i of its document gets (bits[0] * K) >> 32 of its Philox block when i < S (the
+// uniform start's topic, the same as with S = 0), else the topic of the document's token at
+// place (bits[1] * S) >> 32. Documents of 0 to 45 tokens and one of 3000; K = 130; a chain
+// of the second of two shards draws what the whole corpus's draws there.
+TEST_CASE("lda: start_topics S: each document's first S tokens keep the uniform topics, each later one copies one of theirs",
+          "[lda][chain]") {
+  const int K = 130;
+  const std::uint64_t seed = 99;
+  lda::document_set d;
+  d.vocab_size = 11;
+  for (int m = 0; m < 200; ++m) {
+    const int length = m == 150 ? 3000 : (m * 7) % 46;
+    for (int i = 0; i < length; ++i) d.words.push_back((m + i * 3) % 11);
+    d.doc_offsets.push_back(static_cast<std::int64_t>(d.words.size()));
+  }
+  for (const std::uint32_t S : {0u, 1u, 4u, 16u}) {
+    INFO("start_topics " << S);
+    lda::sampler_options how{algorithm::butterfly};
+    how.theta_phi = lda::estimator::collapsed;
+    how.start_topics = S;
+    const std::vector<std::int32_t> z = lda::chain(d.view(), {K, 0.1, 0.01}, seed, how).initial_state().z;
+    std::vector<std::int32_t> want(z.size());
+    std::int64_t copied = 0;
+    for (std::size_t m = 0; m + 1 < d.doc_offsets.size(); ++m) {
+      const std::int64_t begin = d.doc_offsets[m], end = d.doc_offsets[m + 1];
+      std::set<std::int32_t> topics;
+      for (std::int64_t t = begin; t < end; ++t) {
+        const auto r = rng::bits(seed, 0, rng::stream::z, static_cast<std::uint64_t>(t));
+        const std::size_t at = static_cast<std::size_t>(t);
+        if (S == 0 || t - begin < S) {
+          want[at] = static_cast<std::int32_t>((std::uint64_t{r[0]} * K) >> 32);
+        } else {
+          want[at] = want[static_cast<std::size_t>(begin) + ((std::uint64_t{r[1]} * S) >> 32)];
+          ++copied;
+        }
+        topics.insert(z[at]);
+      }
+      if (S > 0) CHECK(topics.size() <= S);
+    }
+    CHECK(z == want);
+    CHECK((S == 0) == (copied == 0));
+    // The shard's z: its tokens keyed by their whole-corpus numbers.
+    const lda::shard second = lda::shard_of(d.view(), 2, 1);
+    REQUIRE(second.num_tokens() > 0);
+    const std::vector<std::int32_t> part =
+        lda::chain(d.view(), {K, 0.1, 0.01}, seed, how, second, {}).initial_state().z;
+    CHECK(part == std::vector<std::int32_t>(z.begin() + second.first_token, z.begin() + second.end_token));
+  }
+  // The trainer's default: 4 from 16 documents per topic up, else the uniform start.
+  CHECK(lda::default_start_topics(16 * 240, 240) == 4);
+  CHECK(lda::default_start_topics(16 * 240 - 1, 240) == 0);
+  CHECK(lda::default_start_topics(0, 1) == 0);
 }
 
 TEST_CASE("lda: empty documents and unused words are handled", "[lda][chain]") {

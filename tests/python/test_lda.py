@@ -70,10 +70,11 @@ def test_fit_on_the_bundled_corpus_is_the_clis_model_bit_for_bit(cli_model, fitt
     assert fitted.log_likelihood_ == metrics[-1]["log_likelihood"]
 
 
-def test_estimator_sample_and_width_are_the_clis(tmp_path):
+def test_estimator_sample_width_and_start_topics_are_the_clis(tmp_path):
     out = tmp_path / "model"
-    cli("train", "--iterations", 5, "--estimator", "sample", "--width", 4, "--quiet", "--out", out)
-    lda = butterfly.LDA(max_iter=5, estimator="sample", width=4, progress=False).fit(DOCWORD, vocab=VOCAB)
+    cli("train", "--iterations", 5, "--estimator", "sample", "--width", 4, "--start-topics", 3, "--quiet", "--out", out)
+    lda = butterfly.LDA(max_iter=5, estimator="sample", width=4, start_topics=3, progress=False).fit(DOCWORD,
+                                                                                                   vocab=VOCAB)
     assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
     with pytest.raises(ValueError, match="estimator must be sample, mean, collapsed or mh, got 'mode'"):
         butterfly.LDA(max_iter=1, estimator="mode", progress=False).fit(DOCWORD, vocab=VOCAB)

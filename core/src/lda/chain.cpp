@@ -72,6 +72,10 @@ const char* estimator_name(estimator e) {
   return "sample";
 }
 
+std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
+  return num_docs >= 16 * static_cast<std::int64_t>(num_topics) ? 4 : 0;
+}
+
 chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_options how)
     : chain(docs, h, seed, how, whole(docs), {}) {}
 

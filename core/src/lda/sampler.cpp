@@ -138,8 +138,8 @@ state sized_state(const chain& c) {
 
 sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, sized_state(c), where, 0) {
   const steps::initial_topics init{c_.seed_, static_cast<std::uint64_t>(c_.part_.first_token), c_.h_.num_topics,
-                                   a_->z.data()};
-  run(init, c_.part_.num_tokens());
+                                   c_.how_.start_topics, a_->offsets.data(), a_->z.data()};
+  run(init, c_.part_.num_docs());
   estimate(0);
   a_->changed();
 }

@@ -65,7 +65,22 @@ struct sampler_options {
   // small and before the documents' topics have become few), the rest are sweeps.
   // The chain equals the mean estimator's up to iteration burn_in.
   std::uint32_t burn_in = 0;
+  // Iteration 0's z: 0 = every token's topic uniform over K (the paper's start); S > 0 = each
+  // document's first S tokens' topics uniform and each later token one of theirs, so every
+  // document starts with at most S topics (steps::initial_topics). Any estimator; the
+  // trainer's default is default_start_topics.
+  std::uint32_t start_topics = 0;
 };
+
+// The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
+// training corpus of num_docs documents and K topics: 4 where there are at least 16 documents
+// per topic, else 0 (bench/RESULTS.md, issue 23, seventh session). Starting each document
+// with S topics seeds each topic with the tokens of about num_docs * S / K documents: the
+// first sweeps are cheaper and the model better early on ap, 20news and wiki-lead, but where
+// those are few, topics start as near-copies of a few documents and the chain ends worse
+// than from the uniform start (ap, 2.2 documents per topic at K = 1000: 1.5 % worse after 400
+// iterations; 9.4 at K = 240: 0.1-0.3 %; 17-238 on 20news and wiki-lead: no worse).
+std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics);
 
 // Documents as the sampler sees them: CSR over word ids in [0, vocab_size).
 struct documents {
@@ -142,7 +157,8 @@ class chain {
   // Conveniences that run an lda::sampler (sampler.hpp) on the configured backend for one
   // iteration. On a GPU build each call copies the state to the device and back; a training
   // loop keeps an lda::sampler instead.
-  // Iteration 0: z uniform at random, then theta and phi drawn from the counts.
+  // Iteration 0: z at random (sampler_options::start_topics), then theta and phi drawn from
+  // the counts.
   state initial_state() const;
   // Advances s by one iteration.
   iteration_seconds iterate(state& s) const;

@@ -23,9 +23,9 @@ class any;  // steps.hpp
 
 class sampler {
  public:
-  // The chain's initial state (iteration 0), made on backend `where`: z uniform at random,
-  // then theta and phi from the counts. c must outlive the sampler. Throws
-  // std::runtime_error when `where` cannot run here.
+  // The chain's initial state (iteration 0), made on backend `where`: z at random
+  // (sampler_options::start_topics), then theta and phi from the counts. c must outlive the
+  // sampler. Throws std::runtime_error when `where` cannot run here.
   explicit sampler(const chain& c, const detail::executor& where = detail::configured_executor());
   // Continues from `resumed` (e.g. a checkpoint), copied to the backend; std::invalid_argument
   // when its sizes do not fit the chain's documents and topics.

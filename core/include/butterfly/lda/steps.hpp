@@ -75,16 +75,31 @@ inline void row_segments(std::int64_t begin, std::int64_t end, std::int64_t K, F
   }
 }
 
-// Element t: token t's initial topic, uniform over K, keyed by its whole-corpus number.
+// Element m: the initial topics of document m's tokens, keyed by their whole-corpus numbers.
+// start_topics == 0: each token's topic uniform over K. Otherwise (sampler_options::
+// start_topics) the document's first start_topics tokens' topics are uniform and each later
+// token copies one of theirs, chosen uniformly by the token's second random word, so the
+// document starts with at most start_topics topics. Not in the paper (its chain starts
+// uniform): a sweep's cost grows with the topics of the document (collapsed.hpp), and a
+// document that starts with a few topics also mixes into its own topics sooner
+// (bench/RESULTS.md, issue 23, seventh session). Tokens that take uniform topics get the
+// same ones either way.
 struct initial_topics {
   std::uint64_t seed, first_token;
   int K;
+  std::uint32_t start_topics;
+  const std::int64_t* offsets;  // the shard's documents (M + 1, from 0)
   std::int32_t* z;
-  static constexpr std::int64_t grain = 1 << 16;
-  BUTTERFLY_FN void operator()(std::int64_t t) const {
-    const std::uint64_t r =
-        rng::bits(seed, 0, rng::stream::z, first_token + static_cast<std::uint64_t>(t))[0];
-    z[t] = static_cast<std::int32_t>((r * static_cast<std::uint64_t>(K)) >> 32);
+  static constexpr std::int64_t grain = 64;
+  BUTTERFLY_FN void operator()(std::int64_t m) const {
+    const std::int64_t begin = offsets[m], end = offsets[m + 1];
+    for (std::int64_t t = begin; t < end; ++t) {
+      const auto r = rng::bits(seed, 0, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
+      if (start_topics == 0 || t - begin < start_topics)
+        z[t] = static_cast<std::int32_t>((std::uint64_t{r[0]} * static_cast<std::uint64_t>(K)) >> 32);
+      else
+        z[t] = z[begin + static_cast<std::int64_t>((std::uint64_t{r[1]} * start_topics) >> 32)];
+    }
   }
 };
 
