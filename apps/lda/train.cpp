@@ -259,7 +259,7 @@ class training_run {
     d["width"] = width();
     d["estimator"] = args_.estimator;
     if (args_.estimator == "collapsed" || args_.estimator == "mh") d["burn_in"] = args_.burn_in;
-    d["start_topics"] = sampler_options_of(args_, data_.train).start_topics;
+    d["start_topics"] = chain_.options().start_topics;  // the one given, or the corpus's default
     d["topics"] = K;
     d["alpha"] = hyper_.alpha;
     d["beta"] = hyper_.beta;

@@ -172,6 +172,7 @@ class chain {
   const documents& docs() const { return docs_; }
   const shard& part() const { return part_; }
   const hyperparameters& hyper() const { return h_; }
+  const sampler_options& options() const { return how_; }
 
  private:
   friend class sampler;  // runs the iterations on the chain's documents and options
