@@ -14,44 +14,49 @@ namespace butterfly::app {
 // One pass over phi's rows for all topics: each topic keeps its list in order (probability
 // down, then id up), and word w, the largest id yet, enters only above the last entry. A
 // partial sort per topic read phi's V x K entries by column K times (a second at K = 1000).
+top_words_of_rows::top_words_of_rows(int K, std::int64_t V, int top)
+    : n_(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(top, V)))),
+      lists_(static_cast<std::size_t>(K)) {
+  for (auto& l : lists_) l.reserve(n_ + 1);
+}
+
+void top_words_of_rows::add(std::int64_t w, const float* row) {
+  if (n_ == 0) return;
+  for (std::size_t k = 0; k < lists_.size(); ++k) {
+    auto& l = lists_[k];
+    const float x = row[k];
+    if (l.size() == n_ && !(x > l.back().p)) continue;
+    auto at = l.end();
+    while (at != l.begin() && x > (at - 1)->p) --at;
+    l.insert(at, {static_cast<std::int32_t>(w), x});
+    if (l.size() > n_) l.pop_back();
+  }
+}
+
 topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int top) {
-  const auto n = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(top, V)));
-  topic_words lists(static_cast<std::size_t>(K));
-  if (n == 0) return lists;
-  for (auto& l : lists) l.reserve(n + 1);
-  auto p = [&](std::int64_t w, int k) { return phi[static_cast<std::size_t>(w * K + k)]; };
-  for (std::int64_t w = 0; w < V; ++w)
-    for (int k = 0; k < K; ++k) {
-      auto& l = lists[static_cast<std::size_t>(k)];
-      const float x = p(w, k);
-      if (l.size() == n && !(x > p(l.back(), k))) continue;
-      auto at = l.end();
-      while (at != l.begin() && x > p(*(at - 1), k)) --at;
-      l.insert(at, static_cast<std::int32_t>(w));
-      if (l.size() > n) l.pop_back();
-    }
-  return lists;
+  top_words_of_rows lists(K, V, top);
+  for (std::int64_t w = 0; w < V; ++w) lists.add(w, phi.data() + w * K);
+  return lists.take();
 }
 
 void print_topics(std::ostream& out, const topic_words& top, const std::vector<std::string>& vocab) {
   const auto K = static_cast<int>(top.size());
   for (int k = 0; k < K; ++k) {
     out << "topic " << (k < 10 && K > 10 ? " " : "") << k << " ";
-    for (auto w : top[static_cast<std::size_t>(k)]) out << " " << vocab[w];
+    for (const auto& e : top[static_cast<std::size_t>(k)]) out << " " << vocab[e.word];
     out << "\n";
   }
 }
 
-void write_topics(const std::string& path, const topic_words& top, const std::vector<float>& phi,
-                  const std::vector<std::string>& vocab) {
+void write_topics(const std::string& path, const topic_words& top, const std::vector<std::string>& vocab) {
   const auto K = static_cast<int>(top.size());
   io::write_atomic(path, [&](std::ostream& out) {
     char buf[32];
     for (int k = 0; k < K; ++k) {
       out << "topic " << k << ":";
-      for (auto w : top[static_cast<std::size_t>(k)]) {
-        std::snprintf(buf, sizeof buf, "%.6f", phi[static_cast<std::size_t>(w) * K + k]);
-        out << " " << vocab[w] << " " << buf;
+      for (const auto& e : top[static_cast<std::size_t>(k)]) {
+        std::snprintf(buf, sizeof buf, "%.6f", e.p);
+        out << " " << vocab[e.word] << " " << buf;
       }
       out << "\n";
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,16 +14,31 @@
 
 namespace butterfly::app {
 
-// Per topic k, the ids of its `top` most probable words (ties: lower id first).
-using topic_words = std::vector<std::vector<std::int32_t>>;
+// Per topic k, its `top` most probable words and their probabilities (ties: lower id first).
+struct word_probability {
+  std::int32_t word;
+  float p;
+};
+using topic_words = std::vector<std::vector<word_probability>>;
+// The lists from phi's rows given one at a time, words in increasing order (so phi need not
+// exist whole: the trainer makes it a chunk of rows at a time).
+class top_words_of_rows {
+ public:
+  top_words_of_rows(int K, std::int64_t V, int top);
+  void add(std::int64_t w, const float* row);  // row w of phi (K floats)
+  topic_words take() { return std::move(lists_); }
+
+ private:
+  std::size_t n_;
+  topic_words lists_;
+};
 topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int top);
 
 // "topic  3  word word word ..." per topic, for people.
 void print_topics(std::ostream& out, const topic_words& top, const std::vector<std::string>& vocab);
 
-// topics.txt: "topic K: word p word p ..." per topic, probabilities %.6f (phi, V x K).
-void write_topics(const std::string& path, const topic_words& top, const std::vector<float>& phi,
-                  const std::vector<std::string>& vocab);
+// topics.txt: "topic K: word p word p ..." per topic, probabilities %.6f.
+void write_topics(const std::string& path, const topic_words& top, const std::vector<std::string>& vocab);
 void write_vocab(const std::string& path, const std::vector<std::string>& vocab);
 std::vector<std::string> read_vocab(const std::string& path);
 // One JSON object per line and record: iteration, log_likelihood, heldout_perplexity (the

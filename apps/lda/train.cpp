@@ -154,16 +154,23 @@ class training_run {
   }
 
   // The output files and the topics on stdout; the other ranks only send their rows. One
-  // process writes the sampler's own state: a gathered copy of theta, phi and z was a third
-  // of the peak memory at K = 1000 (bench/RESULTS.md, issue 23, third session).
+  // process writes theta and phi a chunk of rows at a time from the sampler: a gathered copy
+  // of theta, phi and z was a third of the peak memory at K = 1000 (bench/RESULTS.md, issue
+  // 23, third session), and a chain that makes them from z holds no copy at all (eighth).
   void finish() {
-    const lda::state parts = world_.size() > 1 ? gathered() : lda::state{};
-    const lda::state& whole = world_.size() > 1 ? parts : sampler_->current();
+    if (world_.size() == 1) {
+      const auto theta = [this](std::int64_t first, std::int64_t n, float* out) { sampler_->theta_rows(first, n, out); };
+      const auto phi = [this](std::int64_t first, std::int64_t n, float* out) { sampler_->phi_rows(first, n, out); };
+      return print_result(write_model(theta, phi));
+    }
+    const lda::state whole = gathered(true);
     if (!world_.root()) return;
-    // Once, for topics.txt and stdout.
-    const topic_words top = top_words(whole.phi, data_.all.vocab_size, hyper_.num_topics, args_.top_words);
-    write_model(whole, top);
-    print_result(whole, top);
+    const auto rows_of = [K = std::int64_t{hyper_.num_topics}](const std::vector<float>& v) {
+      return [&v, K](std::int64_t first, std::int64_t count, float* out) {
+        std::copy(v.begin() + first * K, v.begin() + (first + count) * K, out);
+      };
+    };
+    print_result(write_model(rows_of(whole.theta), rows_of(whole.phi)));
   }
 
  private:
@@ -194,15 +201,20 @@ class training_run {
       throw io::input_error(checkpoint_path_ + ": checkpoint was written for a different corpus (checksum " +
                             hex(ck.corpus_checksum) + ", this corpus " + hex(data_.checksum) + ")");
     const auto K = static_cast<std::size_t>(hyper_.num_topics);
-    if (ck.s.theta.size() != static_cast<std::size_t>(data_.train.num_docs()) * K ||
-        ck.s.phi.size() != static_cast<std::size_t>(data_.all.vocab_size) * K ||
+    const auto empty_or = [](std::size_t n, std::size_t full) { return n == 0 || n == full; };
+    if (!empty_or(ck.s.theta.size(), static_cast<std::size_t>(data_.train.num_docs()) * K) ||
+        !empty_or(ck.s.phi.size(), static_cast<std::size_t>(data_.all.vocab_size) * K) ||
         ck.s.z.size() != static_cast<std::size_t>(data_.train.num_tokens()) || ck.s.iteration > args_.iterations)
       throw io::input_error(checkpoint_path_ + ": checkpoint does not fit its own options (sizes or iteration)");
-    // The checkpoint holds the whole corpus's theta and z, so any number of ranks resumes it.
+    // The checkpoint holds the whole corpus's z (and theta), so any number of ranks resumes it.
     lda::state s = std::move(ck.s);
-    s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, hyper_.num_topics);
+    if (!s.theta.empty()) s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, hyper_.num_topics);
     s.z = rows(std::move(s.z), part_.first_token, part_.end_token, 1);
-    sampler_ = std::make_unique<lda::sampler>(chain_, std::move(s));
+    try {
+      sampler_ = std::make_unique<lda::sampler>(chain_, std::move(s));
+    } catch (const std::invalid_argument& e) {  // a chain that holds theta and phi, resumed without them
+      throw io::input_error(checkpoint_path_ + ": checkpoint does not fit its own options: " + e.what());
+    }
     history_ = std::move(ck.history);
   }
 
@@ -227,28 +239,39 @@ class training_run {
   }
 
   void checkpoint(std::uint32_t i) const {
-    const lda::checkpoint ck{args_.defining, args_.seed, hyper_, args_.algorithm, data_.checksum, gathered(), history_};
+    const lda::checkpoint ck{args_.defining, args_.seed, hyper_, args_.algorithm, data_.checksum,
+                             gathered(sampler_->holds_model()), history_};
     if (world_.root()) lda::save_checkpoint(checkpoint_path_, ck, [&] { call(hooks_.mid_checkpoint, i); });
     call(hooks_.after_checkpoint, i);
   }
 
-  // The whole corpus's theta and z, on rank 0 (empty elsewhere).
-  lda::state gathered() const {
-    const lda::state& s = sampler_->current();
+  // The whole corpus's z, and with `model` its theta and phi, on rank 0 (empty elsewhere).
+  // A checkpoint holds what the sampler holds: z alone where theta and phi are z's.
+  lda::state gathered(bool model) const {
     lda::state whole;
-    whole.iteration = s.iteration;
-    whole.theta = world_.gather(s.theta);
-    whole.phi = s.phi;
-    whole.z = world_.gather(s.z);
+    whole.iteration = sampler_->iteration();
+    if (model) {
+      const lda::state& s = sampler_->current();
+      whole.theta = world_.gather(s.theta);
+      whole.phi = s.phi;
+    }
+    whole.z = world_.gather(sampler_->current_z());
     return whole;
   }
 
-  void write_model(const lda::state& whole, const topic_words& top) const {
+  // The model's files from its rows (theta's, phi's); returns phi's top words, made on the way
+  // (for topics.txt and stdout).
+  topic_words write_model(const io::npy_rows& theta, const io::npy_rows& phi) const {
     const int K = hyper_.num_topics;
     const io::corpus& c = data_.corpus;
-    io::write_npy(out_dir_ + "/theta.npy", whole.theta.data(), data_.train.num_docs(), K);
-    io::write_npy(out_dir_ + "/phi.npy", whole.phi.data(), data_.all.vocab_size, K);
-    write_topics(out_dir_ + "/topics.txt", top, whole.phi, c.vocab);
+    io::write_npy(out_dir_ + "/theta.npy", data_.train.num_docs(), K, theta);
+    top_words_of_rows top(K, data_.all.vocab_size, args_.top_words);
+    io::write_npy(out_dir_ + "/phi.npy", data_.all.vocab_size, K, [&](std::int64_t first, std::int64_t count, float* out) {
+      phi(first, count, out);
+      for (std::int64_t w = 0; w < count; ++w) top.add(first + w, out + w * K);
+    });
+    const topic_words lists = top.take();
+    write_topics(out_dir_ + "/topics.txt", lists, c.vocab);
     write_vocab(out_dir_ + "/vocab.txt", c.vocab);
     write_metrics(out_dir_ + "/metrics.jsonl", history_);
     nlohmann::ordered_json d;
@@ -277,12 +300,13 @@ class training_run {
     d["phi"] = "phi.npy: V x K float32, column k = topic k's distribution over words";
     d["theta"] = "theta.npy: training documents x K float32, rows in corpus order";
     write_model_json(out_dir_ + "/model.json", d);
+    return lists;
   }
 
-  void print_result(const lda::state& whole, const topic_words& top) const {
+  void print_result(const topic_words& top) const {
     print_topics(std::cout, top, data_.corpus.vocab);
     if (!history_.empty()) {
-      std::printf("log-likelihood after %u iterations: %.6e\n", whole.iteration, history_.back().log_likelihood);
+      std::printf("log-likelihood after %u iterations: %.6e\n", sampler_->iteration(), history_.back().log_likelihood);
       if (args_.holdout > 0)
         std::printf("held-out perplexity (document completion, %" PRId64 " documents): %.2f\n",
                     data_.split.test.view().num_docs(), history_.back().perplexity);

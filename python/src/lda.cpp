@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,8 +122,15 @@ class trainer {
     return lda::ordered_sum(sampler_->log_likelihood_partials());
   }
 
+  // As the CLI's: z, and theta and phi where the sampler keeps them (lda::sampler::holds_model).
   void save(const std::string& path) const {
-    const lda::checkpoint c{arguments_, seed_, hyper(), method_, checksum_of(docs_), state(), {}};
+    lda::checkpoint c{arguments_, seed_, hyper(), method_, checksum_of(docs_), {}, {}};
+    if (sampler_->holds_model()) {
+      c.s = state();
+    } else {
+      c.s.iteration = sampler_->iteration();
+      c.s.z = sampler_->current_z();
+    }
     py::gil_scoped_release unlocked;
     lda::save_checkpoint(path, c);
   }
@@ -132,14 +140,15 @@ class trainer {
   void resume(const std::string& path) {
     lda::checkpoint c = lda::load_checkpoint(path);
     const lda::hyperparameters& h = hyper();
-    const auto K = static_cast<std::size_t>(h.num_topics);
     if (c.corpus_checksum != checksum_of(docs_) || c.seed != seed_ || c.method != method_ ||
         c.arguments != arguments_ ||
-        c.hyper.num_topics != h.num_topics || c.hyper.alpha != h.alpha || c.hyper.beta != h.beta ||
-        c.s.theta.size() != static_cast<std::size_t>(docs_.view().num_docs()) * K ||
-        c.s.phi.size() != static_cast<std::size_t>(docs_.vocab_size) * K || c.s.z.size() != docs_.words.size())
+        c.hyper.num_topics != h.num_topics || c.hyper.alpha != h.alpha || c.hyper.beta != h.beta)
       throw io::input_error(path + ": checkpoint was written for other documents or options");
-    sampler_ = std::make_unique<lda::sampler>(chain_, std::move(c.s));
+    try {  // the sampler checks the sizes of the state (theta and phi may be absent: save)
+      sampler_ = std::make_unique<lda::sampler>(chain_, std::move(c.s));
+    } catch (const std::invalid_argument& e) {
+      throw io::input_error(path + ": checkpoint was written for other documents or options: " + e.what());
+    }
   }
 
  private:

@@ -17,6 +17,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/npy.hpp"
+#include "butterfly/lda/checkpoint.hpp"
 #include "process.hpp"
 #include "synthetic.hpp"
 
@@ -196,6 +197,12 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   const std::vector<std::string> ckpt = {"--checkpoint-every", "3"};
   REQUIRE(run(ws.dir, small_run(ws, "reference", ckpt)).exit_code == 0);
+  // The default chain (collapsed, no burn-in) makes theta and phi from z: its checkpoints
+  // hold z alone, and the resumed runs below start from that.
+  const auto held = butterfly::lda::load_checkpoint(ws.path("reference/checkpoint.bin"));
+  CHECK(held.s.theta.empty());
+  CHECK(held.s.phi.empty());
+  CHECK(held.s.z.size() > 0);
   const std::vector<std::vector<std::string>> scenarios = {
       {"after-checkpoint:3"},
       {"mid-checkpoint:6"},
@@ -281,6 +288,11 @@ TEST_CASE("cli: --estimator collapsed and mh with --burn-in survive kill and res
           SIGKILL);
   REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
   check_same_outputs(ws.path("straight"), ws.path("killed"));
+  // With a burn-in the sampler holds theta and phi (the butterfly's draw reads them), and so
+  // does its checkpoint.
+  const auto held = butterfly::lda::load_checkpoint(ws.path("straight/checkpoint.bin"));
+  CHECK(held.s.theta.size() > 0);
+  CHECK(held.s.phi.size() > 0);
   const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
   CHECK(model.at("estimator") == estimator);
   CHECK(model.at("burn_in") == 4);

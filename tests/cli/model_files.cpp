@@ -3,6 +3,10 @@
 // level, in any order) with errors that name the file.
 #include "model_files.hpp"
 
+#include <fstream>
+#include <iterator>
+#include <utility>
+#include <vector>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -67,4 +71,35 @@ TEST_CASE("model files: a model.json that is not a JSON object names the file", 
   REQUIRE_INPUT_ERROR(read_model_json(dir.write("model.json", "[0.1, 0.01]\n")), p + ": ",
                       "expected a JSON object, found array");
   REQUIRE_INPUT_ERROR(read_model_json(dir.path("missing.json")), dir.path("missing.json") + ": ", "cannot open");
+}
+
+// Worked out by hand: per topic, probability down, ties by the lower word id.
+TEST_CASE("model files: the top words of phi's rows, given whole or a row at a time, and topics.txt", "[cli]") {
+  const int K = 2;
+  const std::vector<float> phi = {0.1f, 0.5f,   // word 0
+                                  0.3f, 0.1f,   // word 1
+                                  0.3f, 0.2f,   // word 2
+                                  0.05f, 0.2f,  // word 3
+                                  0.25f, 0.0f};  // word 4
+  butterfly::app::top_words_of_rows by_row(K, 5, 3);
+  for (std::int64_t w = 0; w < 5; ++w) by_row.add(w, phi.data() + w * K);
+  for (const auto& top : {butterfly::app::top_words(phi, 5, K, 3), by_row.take()}) {
+    REQUIRE(top.size() == 2);
+    const std::vector<std::pair<std::int32_t, float>> want0 = {{1, 0.3f}, {2, 0.3f}, {4, 0.25f}};
+    const std::vector<std::pair<std::int32_t, float>> want1 = {{0, 0.5f}, {2, 0.2f}, {3, 0.2f}};
+    for (int k = 0; k < K; ++k) {
+      const auto& want = k == 0 ? want0 : want1;
+      REQUIRE(top[static_cast<std::size_t>(k)].size() == want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        CHECK(top[static_cast<std::size_t>(k)][i].word == want[i].first);
+        CHECK(top[static_cast<std::size_t>(k)][i].p == want[i].second);
+      }
+    }
+  }
+  io_test::temp_dir dir;
+  butterfly::app::write_topics(dir.path("topics.txt"), butterfly::app::top_words(phi, 5, K, 2),
+                               {"a", "b", "c", "d", "e"});
+  std::ifstream in(dir.path("topics.txt"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == "topic 0: b 0.300000 c 0.300000\ntopic 1: a 0.500000 c 0.200000\n");
 }

@@ -8,6 +8,7 @@
 // instead where BUTTERFLY_REQUIRE_SHARED_DATA is set, as in CI).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -72,6 +73,27 @@ void require_counts_of(lda::sampler& smp, const lda::chain& c) {
   CHECK(smp.word_topic_counts() == n_wk);
 }
 
+// theta_rows and phi_rows in chunks of rows (the last one short) are current()'s rows, and a
+// row range outside the model is refused.
+void require_rows_of(lda::sampler& smp, const lda::chain& c) {
+  const lda::state st = smp.current();
+  const std::int64_t K = c.hyper().num_topics, chunk = 1000;
+  const auto rows = [&](bool theta, std::int64_t n) {
+    std::vector<float> all(static_cast<std::size_t>(n * K));
+    for (std::int64_t first = 0; first < n; first += chunk) {
+      const std::int64_t count = std::min(chunk, n - first);
+      if (theta) smp.theta_rows(first, count, all.data() + first * K);
+      else smp.phi_rows(first, count, all.data() + first * K);
+    }
+    return all;
+  };
+  REQUIRE(c.docs().num_docs() > 2 * chunk);
+  CHECK(rows(true, c.docs().num_docs()) == st.theta);
+  CHECK(rows(false, c.docs().vocab_size) == st.phi);
+  std::vector<float> one(static_cast<std::size_t>(K));
+  CHECK_THROWS_WITH(smp.phi_rows(c.docs().vocab_size, 1, one.data()), Catch::Contains("outside the"));
+}
+
 // Three iterations on the configured backend and on the reference: the same state, counts and
 // log-likelihood partials, and nothing copied inside an iteration.
 void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0) {
@@ -79,6 +101,8 @@ void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start
   INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics << ", width "
        << configured_executor().default_width() << ", " << butterfly::backend_name());
   lda::sampler device(c), reference(c, reference_executor());
+  // Only collapsed's chain without a burn-in makes theta and phi from z (sampler.hpp).
+  CHECK(device.holds_model() == (e != lda::estimator::collapsed));
   require_same(device.current(), reference.current());
   for (int i = 0; i < 3; ++i) {
     const std::uint64_t copied = device.copied_bytes();
@@ -95,6 +119,7 @@ void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start
   require_same(device.current(), reference.current());
   CHECK(partials == c.log_likelihood_partials(device.current()));
   require_counts_of(device, c);
+  require_rows_of(device, c);
 }
 
 }  // namespace
@@ -117,7 +142,14 @@ TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "
   for (int i = 0; i < 3; ++i) straight.iterate();
   lda::sampler first(c);
   first.iterate();
-  lda::sampler resumed(c, first.take());
+  const bool holds = first.holds_model();
+  lda::state st = first.take();
+  // A chain whose theta and phi are z's resumes from z alone (the trainer's checkpoint).
+  if (!holds) {
+    st.theta.clear();
+    st.phi.clear();
+  }
+  lda::sampler resumed(c, std::move(st));
   CHECK(resumed.iteration() == 1);
   for (int i = 0; i < 2; ++i) resumed.iterate();
   require_same(resumed.current(), straight.current());
@@ -128,6 +160,10 @@ TEST_CASE("conformance: lda sampler: a state of the wrong size is refused, namin
   lda::state st = lda::sampler(c).take();
   st.z.pop_back();
   CHECK_THROWS_WITH(lda::sampler(c, st), Catch::Contains("the chain's shard needs"));
+  // mean's sampler holds theta and phi: a state without them is the wrong size too.
+  st = lda::sampler(c).take();
+  st.theta.clear();
+  CHECK_THROWS_WITH(lda::sampler(c, st), Catch::Contains("0 theta"));
 }
 
 int main(int argc, char** argv) {

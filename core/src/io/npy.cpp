@@ -1,11 +1,13 @@
 // The .npy format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 #include "butterfly/io/npy.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "butterfly/io/atomic_file.hpp"
 #include "butterfly/io/error.hpp"
@@ -94,32 +96,43 @@ class dict_reader {
 
 }  // namespace
 
-void write_npy(const std::string& path, const float* data, std::int64_t rows, std::int64_t cols) {
+void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols, const npy_rows& fill) {
   if (rows < 0 || cols < 0 || (cols > 0 && rows > std::numeric_limits<std::int64_t>::max() / 4 / cols))
     throw std::invalid_argument("write_npy: bad shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
-  if (data == nullptr && rows * cols > 0) throw std::invalid_argument("write_npy: data is null");
   std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
                        std::to_string(cols) + "), }";
   // Pad with spaces, then '\n', so magic + version + length + header fills whole 64-byte blocks.
   const std::size_t prefix = magic_size + 2 + 2;
   header.append((alignment - (prefix + header.size() + 1) % alignment) % alignment, ' ');
   header += '\n';
+  // Chunks of about 1 MiB of rows (at least one row).
+  const std::int64_t chunk_rows = cols > 0 ? std::max<std::int64_t>(1, (std::int64_t{1} << 18) / cols) : rows;
   write_atomic(path, [&](std::ostream& out) {
     out.write(magic, magic_size);
     const char version_and_length[4] = {1, 0, static_cast<char>(header.size() & 0xff),
                                         static_cast<char>(header.size() >> 8)};
     out.write(version_and_length, 4);
     out << header;
-    char block[4096];
-    const std::int64_t n = rows * cols;
-    for (std::int64_t i = 0; i < n;) {
-      std::size_t used = 0;
-      for (; i < n && used < sizeof block; ++i, used += 4) {
-        const std::uint32_t bits = float_bits(data[i]);
-        for (int b = 0; b < 4; ++b) block[used + static_cast<std::size_t>(b)] = static_cast<char>((bits >> (8 * b)) & 0xff);
+    std::vector<float> values;
+    std::vector<char> bytes;
+    for (std::int64_t first = 0; first < rows && cols > 0; first += chunk_rows) {
+      const std::int64_t count = std::min(chunk_rows, rows - first);
+      values.resize(static_cast<std::size_t>(count * cols));
+      fill(first, count, values.data());
+      bytes.resize(values.size() * 4);
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::uint32_t bits = float_bits(values[i]);
+        for (std::size_t b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xff);
       }
-      out.write(block, static_cast<std::streamsize>(used));
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
+  });
+}
+
+void write_npy(const std::string& path, const float* data, std::int64_t rows, std::int64_t cols) {
+  if (data == nullptr && rows > 0 && cols > 0) throw std::invalid_argument("write_npy: data is null");
+  write_npy(path, rows, cols, [&](std::int64_t first, std::int64_t count, float* out) {
+    std::copy(data + first * cols, data + (first + count) * cols, out);
   });
 }
 

@@ -57,7 +57,7 @@ class decoder {
     const auto n = pod<std::uint64_t>();
     if (n > static_cast<std::uint64_t>(end_ - p_) / sizeof(T)) truncated();
     std::vector<T> v(static_cast<std::size_t>(n));
-    std::memcpy(v.data(), p_, v.size() * sizeof(T));
+    if (n > 0) std::memcpy(v.data(), p_, v.size() * sizeof(T));  // an empty vector's data() may be null
     p_ += v.size() * sizeof(T);
     return v;
   }

@@ -26,6 +26,26 @@ std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 // The estimators whose z is drawn by document sweeps after the burn-in.
 bool sweeping(estimator e) { return e == estimator::collapsed || e == estimator::mh; }
 
+// Whether the sampler keeps theta, phi and n_mk: every chain but collapsed's without a burn-in,
+// whose iterations read only z and the tables made from it (collapsed.hpp), and whose theta
+// and phi are functions of z, made where they are read (model_rows, likelihood_blocks).
+// Those three arrays were 85 % of the peak memory at K = 1000 (bench/RESULTS.md, issue 23,
+// eighth session).
+bool holds_model(const chain& c) {
+  return c.options().theta_phi != estimator::collapsed || c.options().burn_in > 0;
+}
+
+// Documents that collapsed_documents sweeps at once, each with its slot of scratch rows
+// (16 K bytes): on the host enough to keep every thread busy between the batches' joins, on
+// a device as many as 1 GiB holds (a thread per document, so a batch should fill the device).
+// The bits do not depend on it: documents are independent within a sweep.
+std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
+  const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::set_words(K) * 8;
+  const std::int64_t n =
+      b.kernel_memory() == detail::memory::device ? (std::int64_t{1} << 30) / slot_bytes : 256 * std::int64_t{b.threads()};
+  return std::max<std::int64_t>(1, std::min(n, docs));
+}
+
 }  // namespace
 
 struct sampler::arrays {
@@ -39,8 +59,9 @@ struct sampler::arrays {
         words(b, c.docs_.words.data() + c.part_.first_token, size_of(c.part_.num_tokens())),
         word_offsets(b, c.word_offsets_.data(), c.word_offsets_.size()),
         word_tokens(b, c.word_tokens_.data(), c.word_tokens_.size()),
-        n_mk(b, host.theta.size()),
-        n_wk(b, dense_word_counts(c) ? host.phi.size() : 0),
+        holds(lda::holds_model(c)),
+        n_mk(b, holds ? size_of(c.part_.num_docs() * c.h_.num_topics) : 0),
+        n_wk(b, dense_word_counts(c) ? size_of(c.docs_.vocab_size * c.h_.num_topics) : 0),
         chunks((c.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
         count_partial(b, c.how_.theta_phi != estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
         sum_partial(b, c.how_.theta_phi == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
@@ -49,16 +70,21 @@ struct sampler::arrays {
         g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
         likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)),
         totals(b, lda::sweeping(c.how_.theta_phi) ? size_of(c.h_.num_topics) : 0),
-        picks(b, collapsed(c) ? host.z.size() : 0),
-        weights(b, picks.size()),
-        doc_bits(b, collapsed(c) ? size_of(c.part_.num_docs() * steps::set_words(c.h_.num_topics)) : 0),
+        gathered(b, collapsed(c) ? host.z.size() : 0),
+        slots(collapsed(c) ? sweep_slots(b, c.h_.num_topics, c.part_.num_docs()) : 0),
+        doc_counts(b, size_of(slots * c.h_.num_topics)),
+        picks(b, doc_counts.size()),
+        weights(b, doc_counts.size()),
+        doc_bits(b, size_of(slots * steps::set_words(c.h_.num_topics))),
         word_bits(b, collapsed(c) ? size_of(c.docs_.vocab_size * steps::set_words(c.h_.num_topics)) : 0),
         scale_sum(b, collapsed(c) ? size_of(c.h_.num_topics) : 0),
         word_topic_offsets_host(word_topic_places(c)),
         word_topic_offsets(b, word_topic_offsets_host.data(), word_topic_offsets_host.size()),
         word_topic_list(b, word_topic_offsets_host.empty() ? 0 : size_of(word_topic_offsets_host.back())),
         word_topic_counts(b, collapsed(c) ? word_topic_list.size() : 0),
-        word_sums(b, word_topic_counts.size()) {}
+        word_sums(b, word_topic_counts.size()),
+        likelihood_counts(b, holds ? 0 : likelihood.size() * size_of(c.h_.num_topics)),
+        likelihood_rows(b, 2 * likelihood_counts.size()) {}
 
   static bool collapsed(const chain& c) { return c.how_.theta_phi == estimator::collapsed; }
   // Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
@@ -87,24 +113,27 @@ struct sampler::arrays {
   bool theta_stale = false, phi_stale = false, z_stale = false;
   void changed() { theta_stale = phi_stale = z_stale = true; }
   std::uint32_t iteration;
-  mirror<float> theta, phi;
+  mirror<float> theta, phi;  // empty where !holds
   mirror<std::int32_t> z;
   mirror<const std::int64_t> offsets;
   mirror<const std::int32_t> words;
   mirror<const std::int64_t> word_offsets, word_tokens;
-  kernel_array<std::int32_t> n_mk, n_wk;  // n_wk empty where !dense_word_counts
+  bool holds;                             // holds_model
+  kernel_array<std::int32_t> n_mk, n_wk;  // n_mk empty where !holds, n_wk where !dense_word_counts
   std::int64_t chunks;
   kernel_array<std::int64_t> count_partial;  // estimator::mean: n_k per word chunk
   kernel_array<double> sum_partial;          // estimator::sample: column sums per word chunk
   kernel_array<double> scale;
   kernel_array<double> g_theta, g_phi;       // estimator::sample: the Gamma variates
   kernel_array<double> likelihood;           // per block of likelihood_block documents
-  // estimator::collapsed and mh: n_k. collapsed (lda/collapsed.hpp): a token's topics and
-  // running sums of its X bucket (one slot per token; picks is also word_buckets' room for
-  // the topics gathered by word), the documents' and the words' topic sets, the running sums
-  // of scale.
+  // estimator::collapsed and mh: n_k. collapsed (lda/collapsed.hpp): word_buckets' room for
+  // the topics gathered by word (one per token); the slots of the documents swept at once
+  // (their counts, X's topics and running sums, topic sets); the words' topic sets; the
+  // running sums of scale.
   kernel_array<std::int64_t> totals;
-  kernel_array<std::int32_t> picks;
+  kernel_array<std::int32_t> gathered;
+  std::int64_t slots;
+  kernel_array<std::int32_t> doc_counts, picks;
   kernel_array<double> weights;
   kernel_array<std::uint64_t> doc_bits, word_bits;
   kernel_array<double> scale_sum;
@@ -114,8 +143,11 @@ struct sampler::arrays {
   mirror<const std::int64_t> word_topic_offsets;
   kernel_array<std::int32_t> word_topic_list, word_topic_counts;
   kernel_array<double> word_sums;
-  // swept: n_mk is that of z; tables_valid: the sweep's tables (word_buckets and scale_sums,
-  // or word_topics) are those of the counts.
+  // Where !holds: likelihood_blocks' scratch rows (K counts, 2 K floats per block).
+  kernel_array<std::int32_t> likelihood_counts;
+  kernel_array<float> likelihood_rows;
+  // swept: n_mk is that of z (mh's sweep keeps it); tables_valid: the sweep's tables
+  // (word_buckets and scale_sums, or word_topics) are those of the counts.
   bool swept = false, model_stale = false, tables_valid = false;
   // The z draw, checked and planned once: the warp plan is uploaded once and cached by the
   // backend, and the kernels read the arrays above in place.
@@ -128,10 +160,20 @@ namespace {
 state sized_state(const chain& c) {
   const std::int64_t K = c.hyper().num_topics;
   state st;
-  st.theta.resize(size_of(c.part().num_docs() * K));
-  st.phi.resize(size_of(c.docs().vocab_size * K));
+  if (holds_model(c)) {
+    st.theta.resize(size_of(c.part().num_docs() * K));
+    st.phi.resize(size_of(c.docs().vocab_size * K));
+  }
   st.z.resize(size_of(c.part().num_tokens()));
   return st;
+}
+
+// Throws std::invalid_argument unless [first, first + count) lies in [0, rows).
+void check_rows(const char* fn, std::int64_t first, std::int64_t count, std::int64_t rows) {
+  if (first < 0 || count < 0 || first > rows || count > rows - first)
+    throw std::invalid_argument("lda::sampler::" + std::string(fn) + ": rows [" + std::to_string(first) + ", " +
+                                std::to_string(first) + " + " + std::to_string(count) + ") outside the " +
+                                std::to_string(rows) + " rows");
 }
 
 }  // namespace
@@ -153,14 +195,22 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where)
 sampler::sampler(const chain& c, state resumed, const detail::executor& where, int) : c_(c), b_(where) {
   detail::require_available(b_, "lda::sampler");
   const std::int64_t K = c_.h_.num_topics;
-  if (resumed.theta.size() != size_of(c_.part_.num_docs() * K) ||
-      resumed.phi.size() != size_of(c_.docs_.vocab_size * K) || resumed.z.size() != size_of(c_.part_.num_tokens()))
+  // Where the sampler makes theta and phi from z, a state may come without them (a
+  // checkpoint holds what the sampler holds); given, they are z's and are dropped.
+  const bool from_z = !lda::holds_model(c_);
+  const auto fits = [from_z](std::size_t n, std::int64_t want) { return n == size_of(want) || (from_z && n == 0); };
+  if (!fits(resumed.theta.size(), c_.part_.num_docs() * K) || !fits(resumed.phi.size(), c_.docs_.vocab_size * K) ||
+      resumed.z.size() != size_of(c_.part_.num_tokens()))
     throw std::invalid_argument("lda::sampler: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
                                 std::to_string(resumed.phi.size()) + " phi and " +
                                 std::to_string(resumed.z.size()) + " z entries; the chain's shard needs " +
                                 std::to_string(c_.part_.num_docs() * K) + ", " +
                                 std::to_string(c_.docs_.vocab_size * K) + " and " +
-                                std::to_string(c_.part_.num_tokens()));
+                                std::to_string(c_.part_.num_tokens()) + (from_z ? " (or no theta and phi)" : ""));
+  if (from_z) {
+    resumed.theta = {};
+    resumed.phi = {};
+  }
   a_ = std::make_unique<arrays>(c_, b_, std::move(resumed));
   if (sweeps(1)) return;  // sweeps only
   draw_options& o = a_->draw;
@@ -196,6 +246,8 @@ void sampler::run(const steps::any& s, std::int64_t n) const {
 }
 
 std::uint32_t sampler::iteration() const { return a_->iteration; }
+
+bool sampler::holds_model() const { return a_->holds; }
 
 std::uint64_t sampler::copied_bytes() const { return b_.copied_bytes(); }
 
@@ -233,7 +285,8 @@ bool sampler::sweeping() const { return lda::sweeping(c_.how_.theta_phi); }
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.
-// A sweep keeps n_mk up to date itself; after anything else it is counted here.
+// mh's sweep keeps n_mk up to date itself; after anything else it is counted here, where the
+// sampler holds it.
 // When the next iteration is a sweep, theta and phi wait until they are asked for.
 double sampler::estimate(std::uint32_t iteration) {
   arrays& a = *a_;
@@ -241,7 +294,7 @@ double sampler::estimate(std::uint32_t iteration) {
   const std::int64_t M = c_.part_.num_docs(), V = c_.docs_.vocab_size;
   const std::int64_t entries = a.chunks * K;
   double combine_seconds = 0;
-  if (!a.swept) run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  if (!a.swept && a.holds) run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
   a.swept = false;
   // In one process mh's lists come with the counts; with a combiner, from the combined
   // counts when the sweep needs them (word_topic_places).
@@ -295,7 +348,7 @@ void sampler::make_tables() {
     run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
   } else {
     run(steps::word_buckets{a.n_wk.size() == 0 ? nullptr : a.n_wk.data(), a.word_offsets.data(),
-                            a.word_tokens.data(), a.z.data(), a.picks.data(), a.scale.data(),
+                            a.word_tokens.data(), a.z.data(), a.gathered.data(), a.scale.data(),
                             a.word_topic_offsets.data(), K, a.word_bits.data(), a.word_topic_list.data(),
                             a.word_topic_counts.data(), a.word_sums.data()},
         V);
@@ -311,25 +364,30 @@ void sampler::sweep(std::uint32_t iteration) {
   make_tables();
   const double prior_total = static_cast<double>(c_.docs_.vocab_size) * c_.h_.beta;
   const auto first_token = static_cast<std::uint64_t>(c_.part_.first_token);
-  if (mh)
+  const std::int64_t M = c_.part_.num_docs();
+  if (mh) {
     run(steps::mh_documents{a.offsets.data(), a.words.data(), a.n_wk.data(), a.word_topic_offsets.data(),
                             a.word_topic_list.data(), a.totals.data(), a.scale.data(), K, c_.h_.alpha, c_.h_.beta,
                             prior_total, c_.seed_, first_token, iteration, a.z.data(), a.n_mk.data()},
-        c_.part_.num_docs());
-  else
+        M);
+    a.swept = true;
+    return;
+  }
+  for (std::int64_t first = 0; first < M; first += a.slots)
     run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.word_topic_offsets.data(), a.word_bits.data(),
                                    a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data(),
                                    a.totals.data(), a.scale.data(), a.scale_sum.data(), K, c_.h_.alpha, c_.h_.beta,
-                                   prior_total, c_.seed_, first_token, iteration, a.z.data(), a.n_mk.data(),
-                                   a.doc_bits.data(), a.picks.data(), a.weights.data()},
-        c_.part_.num_docs());
-  a.swept = true;
+                                   prior_total, c_.seed_, first_token, iteration, a.z.data(), first,
+                                   a.doc_counts.data(), a.doc_bits.data(), a.picks.data(), a.weights.data()},
+        std::min(a.slots, M - first));
 }
 
-// theta and phi, the posterior means of n_mk and n_wk (with scale), in the kernels' arrays.
+// theta and phi, the posterior means of n_mk and n_wk (with scale), in the kernels' arrays;
+// where the sampler holds neither, the tables they are made from.
 void sampler::posterior_means() {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
+  if (!a.holds) return make_tables();
   run(steps::posterior_mean_rows{c_.h_.alpha, a.n_mk.data(), K, a.theta.data()}, c_.part_.num_docs());
   if (a.n_wk.size() != 0) {
     run(steps::posterior_mean_entries{a.n_wk.data(), a.scale.data(), K, c_.h_.beta, a.phi.data()},
@@ -354,9 +412,16 @@ void sampler::refresh_model() {
 const state& sampler::current() {
   arrays& a = *a_;
   current_phi();
-  if (a.theta_stale) a.theta.download(a.host.theta.data());
-  if (a.z_stale) a.z.download(a.host.z.data());
-  a.theta_stale = a.z_stale = false;
+  if (a.theta_stale) {
+    if (a.holds) {
+      a.theta.download(a.host.theta.data());
+    } else {
+      a.host.theta.resize(size_of(c_.part_.num_docs() * c_.h_.num_topics));
+      theta_rows(0, c_.part_.num_docs(), a.host.theta.data());
+    }
+  }
+  current_z();
+  a.theta_stale = false;
   a.host.iteration = a.iteration;
   return a.host;
 }
@@ -364,17 +429,82 @@ const state& sampler::current() {
 const std::vector<float>& sampler::current_phi() {
   arrays& a = *a_;
   refresh_model();
-  if (a.phi_stale) a.phi.download(a.host.phi.data());
+  if (a.phi_stale) {
+    if (a.holds) {
+      a.phi.download(a.host.phi.data());
+    } else {
+      a.host.phi.resize(size_of(c_.docs_.vocab_size * c_.h_.num_topics));
+      phi_rows(0, c_.docs_.vocab_size, a.host.phi.data());
+    }
+  }
   a.phi_stale = false;
   return a.host.phi;
+}
+
+const std::vector<std::int32_t>& sampler::current_z() {
+  arrays& a = *a_;
+  if (a.z_stale) a.z.download(a.host.z.data());
+  a.z_stale = false;
+  return a.host.z;
+}
+
+// Rows [first, first + count) of an array with rows of K floats: copied from where the
+// kernels keep it, or made by `make` into `out` on host memory and into a kernel array on
+// device memory (then copied).
+template <class Make>
+void sampler::model_rows(const float* held, std::int64_t first, std::int64_t count, float* out, Make&& make) {
+  const std::int64_t K = c_.h_.num_topics;
+  if (count <= 0) return;
+  refresh_model();
+  if (a_->holds) {
+    b_.copy_to_host(out, held + first * K, size_of(count * K) * sizeof(float));
+    return;
+  }
+  if (b_.kernel_memory() == detail::memory::host) return make(out);
+  kernel_array<float> rows(b_, size_of(count * K));
+  make(rows.data());
+  rows.copy_to(out);
+}
+
+void sampler::theta_rows(std::int64_t first, std::int64_t count, float* out) {
+  check_rows("theta_rows", first, count, c_.part_.num_docs());
+  arrays& a = *a_;
+  const int K = c_.h_.num_topics;
+  model_rows(a.theta.data(), first, count, out, [&](float* rows) {
+    kernel_array<std::int32_t> counts(b_, size_of(count * K));
+    run(steps::topic_counts{a.offsets.data() + first, nullptr, a.z.data(), K, counts.data()}, count);
+    run(steps::posterior_mean_rows{c_.h_.alpha, counts.data(), K, rows}, count);
+  });
+}
+
+void sampler::phi_rows(std::int64_t first, std::int64_t count, float* out) {
+  check_rows("phi_rows", first, count, c_.docs_.vocab_size);
+  arrays& a = *a_;
+  const int K = c_.h_.num_topics;
+  model_rows(a.phi.data(), first, count, out, [&](float* rows) {
+    run(steps::posterior_mean_words{a.word_topic_offsets.data() + first, a.word_bits.data() + first * steps::set_words(K),
+                                    a.word_topic_list.data(), a.word_topic_counts.data(), a.scale.data(), K,
+                                    c_.h_.beta, rows},
+        count);
+  });
 }
 
 std::vector<double> sampler::log_likelihood_partials() {
   arrays& a = *a_;
   refresh_model();
-  run(steps::likelihood_blocks{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), c_.h_.num_topics,
-                                  c_.part_.num_docs(), likelihood_block, a.likelihood.data()},
-         static_cast<std::int64_t>(a.likelihood.size()));
+  const int K = c_.h_.num_topics;
+  steps::likelihood_blocks step{a.offsets.data(), a.words.data(), a.theta.data(), a.phi.data(), K,
+                                c_.part_.num_docs(), likelihood_block, a.likelihood.data()};
+  if (!a.holds) {
+    step.theta = step.phi = nullptr;
+    step.z = a.z.data();
+    step.alpha = c_.h_.alpha;
+    step.word_rows = {a.word_topic_offsets.data(), a.word_bits.data(), a.word_topic_list.data(),
+                      a.word_topic_counts.data(), a.scale.data(), K, c_.h_.beta, nullptr};
+    step.counts = a.likelihood_counts.data();
+    step.rows = a.likelihood_rows.data();
+  }
+  run(step, static_cast<std::int64_t>(a.likelihood.size()));
   std::vector<double> out;
   a.likelihood.copy_to(out);
   return out;
@@ -387,7 +517,15 @@ state sampler::take() {
 
 std::vector<std::int32_t> sampler::document_topic_counts() const {
   std::vector<std::int32_t> out;
-  a_->n_mk.copy_to(out);
+  if (a_->n_mk.size() != 0) {
+    a_->n_mk.copy_to(out);
+    return out;
+  }
+  // Not kept (collapsed without a burn-in): counted from z now.
+  const arrays& a = *a_;
+  kernel_array<std::int32_t> n_mk(b_, size_of(c_.part_.num_docs() * c_.h_.num_topics));
+  run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), c_.h_.num_topics, n_mk.data()}, c_.part_.num_docs());
+  n_mk.copy_to(out);
   return out;
 }
 
@@ -399,7 +537,7 @@ std::vector<std::int32_t> sampler::word_topic_counts() const {
   }
   // Not kept (collapsed in one process): counted from z now.
   const arrays& a = *a_;
-  kernel_array<std::int32_t> n_wk(b_, a.host.phi.size());
+  kernel_array<std::int32_t> n_wk(b_, size_of(c_.docs_.vocab_size * c_.h_.num_topics));
   run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), c_.h_.num_topics, n_wk.data()},
       c_.docs_.vocab_size);
   n_wk.copy_to(out);

@@ -139,12 +139,13 @@ BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, dou
   return at != skip ? at : (skip + 1 < n ? skip + 1 : (skip > 0 ? skip - 1 : skip));
 }
 
-// Element m: one sweep over document m's tokens in order (see the top of the file).
-// doc_counts row m holds the counts of document m's topics in z before and after, and during
-// the sweep those of its other tokens as they stand; doc_bits row m (set_words(K) words) is
-// the set of its topics with a non-zero count, made at the start. X's topics and running
-// sums go to the token's slots of `picks` and `weights` (at most one per token of the
-// document).
+// Element i: one sweep over the tokens of document m = first_doc + i in order (see the top
+// of the file), in slot i of the scratch rows: the document's counts (counted from z at the
+// start; during the sweep those of its other tokens as they stand), the set of its topics
+// with a non-zero count (set_words(K) words), and X's topics and running sums (at most K).
+// The sampler sweeps the documents a batch of slots at a time, so it holds no M x K counts:
+// a document's counts are needed only while it is swept (the word counts are what the
+// sweep keeps from one iteration to the next).
 struct collapsed_documents {
   const std::int64_t* offsets;       // the shard's, from 0
   const std::int32_t* words;         // the shard's
@@ -161,25 +162,30 @@ struct collapsed_documents {
   std::uint64_t seed, first_token;
   std::uint32_t iteration;
   std::int32_t* z;            // the previous iteration's topics in, this iteration's out
-  std::int32_t* doc_counts;   // n_mk, M x K
-  std::uint64_t* doc_bits;    // M x set_words(K)
-  std::int32_t* picks;        // one slot per token
-  double* weights;            // one slot per token
+  std::int64_t first_doc;     // the document of slot 0
+  std::int32_t* doc_counts;   // n_mk, K per slot
+  std::uint64_t* doc_bits;    // set_words(K) per slot
+  std::int32_t* picks;        // K per slot
+  double* weights;            // K per slot
   static constexpr std::int64_t grain = 4;
 
-  BUTTERFLY_FN void operator()(std::int64_t m) const {
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
     // Locals: the stores below could alias the members, which would reload them every time.
     const int K = this->K, J = set_words(K);
     const double alpha = this->alpha, beta = this->beta, prior_total = this->prior_total;
     const double* const scale = this->scale;
     std::int32_t* const z = this->z;
-    const std::int64_t begin = offsets[m], end = offsets[m + 1];
-    std::int32_t* const n = doc_counts + m * K;
-    std::uint64_t* const set = doc_bits + m * J;
-    std::int32_t* const pick = picks + begin;
-    double* const sum = weights + begin;
+    const std::int64_t m = first_doc + i, begin = offsets[m], end = offsets[m + 1];
+    std::int32_t* const n = doc_counts + i * K;
+    std::uint64_t* const set = doc_bits + i * J;
+    std::int32_t* const pick = picks + i * K;
+    double* const sum = weights + i * K;
+    for (int k = 0; k < K; ++k) n[k] = 0;
     for (int j = 0; j < J; ++j) set[j] = 0;
-    for (std::int64_t t = begin; t < end; ++t) set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+    for (std::int64_t t = begin; t < end; ++t) {
+      ++n[z[t]];
+      set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+    }
     // The sum of n_mk s_k over the document's topics (R is beta times it), kept as the counts
     // change: the same additions and subtractions on every backend.
     double doc_sum = 0.0;

@@ -28,7 +28,8 @@ class sampler {
   // sampler. Throws std::runtime_error when `where` cannot run here.
   explicit sampler(const chain& c, const detail::executor& where = detail::configured_executor());
   // Continues from `resumed` (e.g. a checkpoint), copied to the backend; std::invalid_argument
-  // when its sizes do not fit the chain's documents and topics.
+  // when its sizes do not fit the chain's documents and topics. Where the sampler makes
+  // theta and phi from z (holds_model() false) they may be empty, and given they are dropped.
   sampler(const chain& c, state resumed, const detail::executor& where = detail::configured_executor());
   ~sampler();
   sampler(const sampler&) = delete;
@@ -40,8 +41,21 @@ class sampler {
 
   // The state on the host, copied back from the backend when it changed since the last call.
   const state& current();
-  // phi alone on the host (what held-out evaluation needs), copied back likewise.
+  // phi alone on the host (what held-out evaluation needs), copied back likewise; z alone
+  // (what a checkpoint of a chain whose theta and phi are z's needs: holds_model).
   const std::vector<float>& current_phi();
+  const std::vector<std::int32_t>& current_z();
+  // Rows [first, first + count) of the current theta (the shard's documents) or phi (words)
+  // into out (count x K floats, host memory): current()'s values without a host copy of the
+  // whole model (the trainer writes its files through these). std::invalid_argument when
+  // the rows do not exist.
+  void theta_rows(std::int64_t first, std::int64_t count, float* out);
+  void phi_rows(std::int64_t first, std::int64_t count, float* out);
+  // Whether the sampler keeps theta and phi as arrays. Not for estimator::collapsed without a
+  // burn-in: its sweeps read only z and tables made from it, theta and phi are the posterior
+  // means of z's counts and are made from z where they are read (current(), theta_rows,
+  // phi_rows, log_likelihood_partials), so it holds no M x K or V x K array at all.
+  bool holds_model() const;
   // chain::log_likelihood_partials of the current state, computed on the backend: only the
   // partial sums are copied back.
   std::vector<double> log_likelihood_partials();
@@ -69,6 +83,8 @@ class sampler {
   void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
   void refresh_model();    // estimator::collapsed and mh: posterior_means, when stale
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
+  template <class Make>
+  void model_rows(const float* held, std::int64_t first, std::int64_t count, float* out, Make&& make);
 
   const chain& c_;
   const detail::executor& b_;

@@ -250,8 +250,8 @@ struct posterior_mean_words {
   double prior;
   float* out;
   static constexpr std::int64_t grain = 16;
-  BUTTERFLY_FN void operator()(std::int64_t w) const {
-    float* row = out + w * K;
+  BUTTERFLY_FN void operator()(std::int64_t w) const { row(w, out + w * K); }
+  BUTTERFLY_FN void row(std::int64_t w, float* row) const {
     for (int k = 0; k < K; ++k) row[k] = posterior_mean_entry(0.0, prior, scale[k]);
     std::int64_t n = 0;
     for (int j = 0; j < set_words(K); ++j) n += detail::set_bits(bits[w * set_words(K) + j]);
@@ -327,7 +327,11 @@ struct dirichlet_columns {
 };
 
 // Element b: the log-likelihood of documents [b block, (b + 1) block) of the shard,
-// sum over their tokens t of log dot(theta[m(t),:], phi[w(t),:]), tokens in order. The log
+// sum over their tokens t of log dot(theta[m(t),:], phi[w(t),:]), tokens in order. Where
+// theta and phi are null (a sampler that holds neither: estimator::collapsed, sampler.cpp),
+// each document's row of theta is made from its topics in z and each token's row of phi
+// from word_buckets' entries, in the element's scratch rows (K counts, 2 K floats): the same
+// floats as the held arrays', so the same bits, at the price of writing a row per token. The log
 // is detail/portable_math.hpp's (glibc's differs between machines in the last bit, a
 // GPU's libm from both); dot is at least K floor^2, a normal double, within its domain.
 // A token of the same word as the token before it in its document (the UCI and LDA-C
@@ -341,15 +345,33 @@ struct likelihood_blocks {
   int K;
   std::int64_t docs, block;
   double* partial;
+  // With theta and phi null: z, alpha, word_buckets' entries (word_rows' out unused) and the
+  // scratch rows, per element.
+  const std::int32_t* z = nullptr;
+  double alpha = 0.0;
+  posterior_mean_words word_rows{};
+  std::int32_t* counts = nullptr;
+  float* rows = nullptr;
   static constexpr std::int64_t grain = 1;
   BUTTERFLY_FN void operator()(std::int64_t b) const {
     const std::int64_t end = (b + 1) * block < docs ? (b + 1) * block : docs;
+    std::int32_t* const n = counts ? counts + b * K : nullptr;
+    float* const theta_row = rows ? rows + 2 * b * K : nullptr;
+    float* const phi_row = rows ? theta_row + K : nullptr;
     double sum = 0.0;
     for (std::int64_t m = b * block; m < end; ++m) {
+      if (!theta) {
+        for (int k = 0; k < K; ++k) n[k] = 0;
+        for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) ++n[z[t]];
+        posterior_mean_row(alpha, n, K, theta_row);
+      }
       double term = 0.0;
       for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
-        if (t == offsets[m] || words[t] != words[t - 1])
-          term = detail::portable::log(dot(theta + m * K, phi + static_cast<std::int64_t>(words[t]) * K, K));
+        const std::int64_t w = words[t];
+        if (t == offsets[m] || w != words[t - 1]) {
+          if (!phi) word_rows.row(w, phi_row);
+          term = detail::portable::log(dot(theta ? theta + m * K : theta_row, phi ? phi + w * K : phi_row, K));
+        }
         sum += term;
       }
     }
