@@ -124,6 +124,8 @@ using count_combiner = std::function<void(std::int32_t* counts, std::size_t n)>;
 
 struct state {
   std::uint32_t iteration = 0;   // iterations completed; 0 is the initial state
+  // theta and phi may be empty in a state given to lda::sampler where the sampler makes them
+  // from z (sampler::holds_model: a checkpoint of the default collapsed chain holds z alone).
   std::vector<float> theta;      // M x K row-major, each row sums to 1 (the shard's rows)
   std::vector<float> phi;        // V x K row-major, each column sums to 1
   std::vector<std::int32_t> z;   // N topic assignments of the last iteration (the shard's)

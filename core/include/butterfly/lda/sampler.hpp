@@ -3,9 +3,11 @@
 // CUDA/HIP builds (theta, phi, z, the counts, the corpus and the warp plan stay on the GPU
 // across iterations), host memory on the host backends (where nothing is copied at all).
 // Each iteration is the z draw (butterfly's kernels) and the steps of lda/steps.hpp, all on
-// the backend; the host sees the state only through current() and current_phi(), which copy
-// it back when it has changed since the last call (checkpoints, the final model, held-out
-// evaluation), and the log-likelihood's partial sums.
+// the backend; the host sees the state only through current(), current_phi(), current_z()
+// and theta_rows / phi_rows, which copy it back when it has changed since the last call
+// (checkpoints, the final model, held-out evaluation), and the log-likelihood's partial
+// sums. estimator::collapsed without a burn-in keeps z and no theta, phi or n_mk at all
+// (holds_model()): those calls make theta and phi from z.
 // lda::chain::iterate is this sampler around one iteration.
 #pragma once
 
