@@ -15,6 +15,7 @@
 
 #include "butterfly/lda/evaluation.hpp"
 #include "butterfly/lda/chain.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "synthetic.hpp"
 
 using namespace butterfly;
@@ -73,6 +74,25 @@ TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-doub
     // Double accumulation over 3150 tokens: relative error far below 1e-12.
     CHECK(chain.log_likelihood(s) == Approx(static_cast<double>(here)).epsilon(1e-12));
   }
+}
+
+// collapsed's sampler holds no theta or phi and sums the log-likelihood sparsely (steps.hpp,
+// likelihood_blocks): against the dense sum of its theta and phi, made whole here. K = 70, so
+// that most words have fewer topics than K.
+TEST_CASE("lda metrics: the log-likelihood of a chain that holds only z equals a long-double recomputation",
+          "[lda][metrics]") {
+  const int K = 70;
+  const auto c = make_synthetic(K, 120, 90, 35, 0.2, 0.05, 17);
+  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 3, {algorithm::butterfly, 0, lda::estimator::collapsed});
+  lda::sampler smp(chain);
+  for (int i = 0; i < 4; ++i) smp.iterate();
+  REQUIRE_FALSE(smp.holds_model());
+  const double library = lda::ordered_sum(smp.log_likelihood_partials());
+  const lda::state& s = smp.current();
+  const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, K);
+  INFO("library " << library << ", here " << static_cast<double>(here));
+  CHECK(library == Approx(static_cast<double>(here)).epsilon(1e-12));
+  CHECK(library == Approx(chain.log_likelihood(s)).epsilon(1e-12));
 }
 
 TEST_CASE("lda metrics: document-completion perplexity of a hand-worked case", "[lda][metrics]") {
