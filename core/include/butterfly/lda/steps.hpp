@@ -253,9 +253,6 @@ struct posterior_mean_words {
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     float* row = out + w * K;
     for (int k = 0; k < K; ++k) row[k] = posterior_mean_entry(0.0, prior, scale[k]);
-    topics_of(w, row);
-  }
-  BUTTERFLY_FN void topics_of(std::int64_t w, float* row) const {
     const std::int64_t end = entries[w] + used(w);
     for (std::int64_t e = entries[w]; e < end; ++e)
       row[topics[e]] = posterior_mean_entry(static_cast<double>(counts[e]), prior, scale[topics[e]]);
@@ -387,8 +384,7 @@ struct likelihood_blocks {
     for (std::int64_t m = b * block; m < end; ++m) {
       double prior_dot = 0.0;  // dot(theta row m, phi_row) where theta and phi are not held
       if (!theta) {
-        for (int k = 0; k < K; ++k) n[k] = 0;
-        for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) ++n[z[t]];
+        topic_counts{offsets + m, nullptr, z, K, n}(0);  // document m's row of n_mk
         posterior_mean_row(alpha, n, K, theta_row);
         prior_dot = dot(theta_row, phi_row, K);
       }
