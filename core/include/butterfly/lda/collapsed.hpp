@@ -200,7 +200,8 @@ struct collapsed_documents {
       const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
       const std::int64_t at = word_entries[w];
       // Ahead: the topic set and the entries' place of the word two tokens on, and what the
-      // next token's own topic reads (its count and running sum: the loads its draw waits on).
+      // next token's draw waits on: its own topic's count and running sum, and the last
+      // running sum of its word (A's total).
       if (t + 2 < end) {
         prefetch(word_bits + static_cast<std::int64_t>(words[t + 2]) * J);
         prefetch(word_entries + words[t + 2]);
@@ -209,10 +210,16 @@ struct collapsed_documents {
         const std::int64_t next = words[t + 1];
         const int o_next = z[t + 1];
         const std::uint64_t* const next_set = word_bits + next * J;
-        std::int64_t p = word_entries[next] + detail::set_bits(next_set[o_next / 64] & below(o_next % 64));
-        for (int j = 0; j < o_next / 64; ++j) p += detail::set_bits(next_set[j]);
+        const std::int64_t next_at = word_entries[next];
+        std::int64_t p = next_at + detail::set_bits(next_set[o_next / 64] & below(o_next % 64)), last = next_at - 1;
+        for (int j = 0; j < J; ++j) {
+          const int bits_j = detail::set_bits(next_set[j]);
+          if (j < o_next / 64) p += bits_j;
+          last += bits_j;
+        }
         prefetch(word_counts + p);
         prefetch(word_sums + p);
+        prefetch(word_sums + last);
       }
       // The token leaves its document.
       if (--n[o] == 0) set[o / 64] &= ~(std::uint64_t{1} << (o % 64));
