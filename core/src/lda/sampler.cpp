@@ -84,7 +84,9 @@ struct sampler::arrays {
         word_topic_counts(b, collapsed(c) ? word_topic_list.size() : 0),
         word_sums(b, word_topic_counts.size()),
         likelihood_counts(b, holds ? 0 : likelihood.size() * size_of(c.h_.num_topics)),
-        likelihood_rows(b, 2 * likelihood_counts.size()) {}
+        likelihood_rows(b, likelihood_counts.size()),
+        likelihood_bits(b, holds ? 0 : likelihood.size() * size_of(steps::set_words(c.h_.num_topics))),
+        word_gaps(b, holds ? 0 : size_of(c.docs_.vocab_size)) {}
 
   static bool collapsed(const chain& c) { return c.how_.theta_phi == estimator::collapsed; }
   // Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
@@ -143,9 +145,12 @@ struct sampler::arrays {
   mirror<const std::int64_t> word_topic_offsets;
   kernel_array<std::int32_t> word_topic_list, word_topic_counts;
   kernel_array<double> word_sums;
-  // Where !holds: likelihood_blocks' scratch rows (K counts, 2 K floats per block).
+  // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a topic set per block)
+  // and the words' gaps (word_gaps).
   kernel_array<std::int32_t> likelihood_counts;
   kernel_array<float> likelihood_rows;
+  kernel_array<std::uint64_t> likelihood_bits;
+  kernel_array<double> word_gaps;
   // swept: n_mk is that of z (mh's sweep keeps it); tables_valid: the sweep's tables
   // (word_buckets and scale_sums, or word_topics) are those of the counts.
   bool swept = false, model_stale = false, tables_valid = false;
@@ -501,8 +506,11 @@ std::vector<double> sampler::log_likelihood_partials() {
     step.alpha = c_.h_.alpha;
     step.word_rows = {a.word_topic_offsets.data(), a.word_bits.data(), a.word_topic_list.data(),
                       a.word_topic_counts.data(), a.scale.data(), K, c_.h_.beta, nullptr};
+    run(steps::word_gaps{step.word_rows, a.word_gaps.data()}, c_.docs_.vocab_size);
+    step.gaps = a.word_gaps.data();
     step.counts = a.likelihood_counts.data();
     step.rows = a.likelihood_rows.data();
+    step.bits = a.likelihood_bits.data();
   }
   run(step, static_cast<std::int64_t>(a.likelihood.size()));
   std::vector<double> out;

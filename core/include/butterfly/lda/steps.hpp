@@ -257,22 +257,32 @@ struct posterior_mean_words {
     for (std::int64_t e = entries[w]; e < end; ++e)
       row[topics[e]] = posterior_mean_entry(static_cast<double>(counts[e]), prior, scale[topics[e]]);
   }
-  // sum over word w's topics k of theta[k] (phi[w,k] - prior_row[k]), in entry order:
-  // dot(theta, row w) less dot(theta, prior_row), prior_row the row of a word without counts.
-  BUTTERFLY_FN double dot_above_prior(std::int64_t w, const float* theta, const float* prior_row) const {
-    double sum = 0.0;
-    const std::int64_t end = entries[w] + used(w);
-    for (std::int64_t e = entries[w]; e < end; ++e) {
-      const int k = topics[e];
-      const float p = posterior_mean_entry(static_cast<double>(counts[e]), prior, scale[k]);
-      sum += static_cast<double>(theta[k]) * (static_cast<double>(p) - static_cast<double>(prior_row[k]));
-    }
-    return sum;
+  // At entry e of word w, whose topic k is: phi[w,k] less phi at k of a word without
+  // counts, at least 0.
+  BUTTERFLY_FN double above_prior(std::int64_t e, int k) const {
+    const double s = scale[k];
+    return static_cast<double>(posterior_mean_entry(static_cast<double>(counts[e]), prior, s)) -
+           static_cast<double>(posterior_mean_entry(0.0, prior, s));
   }
   BUTTERFLY_FN std::int64_t used(std::int64_t w) const {  // word w's entries: its topics
     std::int64_t n = 0;
     for (int j = 0; j < set_words(K); ++j) n += detail::set_bits(bits[w * set_words(K) + j]);
     return n;
+  }
+};
+
+// Element w: out[w] = the sum over word w's topics of phi[w,k] less the row of a word without
+// counts (posterior_mean_words::above_prior), in entry order: what likelihood_blocks adds for
+// the word's topics that a document does not have (times that document's theta there).
+struct word_gaps {
+  posterior_mean_words rows;  // out unused
+  double* out;
+  static constexpr std::int64_t grain = 16;
+  BUTTERFLY_FN void operator()(std::int64_t w) const {
+    double sum = 0.0;
+    const std::int64_t end = rows.entries[w] + rows.used(w);
+    for (std::int64_t e = rows.entries[w]; e < end; ++e) sum += rows.above_prior(e, rows.topics[e]);
+    out[w] = sum;
   }
 };
 
@@ -345,18 +355,21 @@ struct dirichlet_columns {
 // Element b: the log-likelihood of documents [b block, (b + 1) block) of the shard,
 // sum over their tokens t of log dot(theta[m(t),:], phi[w(t),:]), tokens in order. Where
 // theta and phi are null (a sampler that holds neither: estimator::collapsed, sampler.cpp),
-// each document's row of theta is made from its topics in z (the held array's floats) in the
-// element's scratch rows (K counts, 2 K floats), and phi is read sparsely from word_buckets'
-// entries: phi[w,:] is the row of a word without counts (the same for every word) except at
-// w's topics, so the dot is dot(theta, that row), once per document, plus
-// posterior_mean_words::dot_above_prior, O(w's topics) per token instead of O(K). Departure
-// from the held arrays' sum (the same value, other roundings: within 1e-12 relative,
-// tests/lda/metrics.cpp); the same bits on every backend. The log
-// is detail/portable_math.hpp's (glibc's differs between machines in the last bit, a
-// GPU's libm from both); dot is at least K floor^2, a normal double, within its domain.
-// A token of the same word as the token before it in its document (the UCI and LDA-C
-// readers put a document's tokens of one word together) adds the same log again, computed
-// once: the same bits, half the O(K) dots on 20news.
+// both are read sparsely from z and word_buckets' entries (the held arrays' floats, made
+// where they are needed): theta[m,:] is theta0, its value at a topic the document does not
+// have, except at the document's topics, and phi[w,:] is the row of a word without counts
+// except at w's topics (above it there, word_gaps sums by how much), so
+//   dot = theta0 sum(prior row) + sum over the document's topics (theta_k - theta0) prior_k
+//       + theta0 gap_w + sum over the topics of both (theta_k - theta0) (phi_wk - prior_k),
+// the first line once per document, the second per token in O(K / 64 + the topics of both)
+// from the two topic sets, as the sweep finds X's topics (collapsed.hpp), instead of O(K)
+// or O(w's topics). Every term is at least 0. Departure from the held arrays' sum (the same
+// value, other roundings: within 1e-12 relative, tests/lda/metrics.cpp); the same bits on
+// every backend. The log is detail/portable_math.hpp's (glibc's differs between machines in
+// the last bit, a GPU's libm from both); dot is at least K floor^2, a normal double, within
+// its domain. A token of the same word as the token before it in its document (the UCI and
+// LDA-C readers put a document's tokens of one word together) adds the same log again,
+// computed once: the same bits, half the dots on 20news.
 struct likelihood_blocks {
   const std::int64_t* offsets;  // the shard's, from 0
   const std::int32_t* words;    // the shard's
@@ -365,35 +378,70 @@ struct likelihood_blocks {
   int K;
   std::int64_t docs, block;
   double* partial;
-  // With theta and phi null: z, alpha, word_buckets' entries (word_rows' out unused) and the
-  // scratch rows, per element.
+  // With theta and phi null: z, alpha, word_buckets' entries (word_rows' out unused), the
+  // words' gaps and the scratch rows per element (K counts, K floats, set_words(K) bits).
   const std::int32_t* z = nullptr;
   double alpha = 0.0;
   posterior_mean_words word_rows{};
+  const double* gaps = nullptr;
   std::int32_t* counts = nullptr;
   float* rows = nullptr;
+  std::uint64_t* bits = nullptr;
   static constexpr std::int64_t grain = 1;
   BUTTERFLY_FN void operator()(std::int64_t b) const {
     const std::int64_t end = (b + 1) * block < docs ? (b + 1) * block : docs;
-    std::int32_t* const n = counts ? counts + b * K : nullptr;
-    float* const theta_row = rows ? rows + 2 * b * K : nullptr;
-    float* const phi_row = rows ? theta_row + K : nullptr;
-    if (!phi)
-      for (int k = 0; k < K; ++k) phi_row[k] = posterior_mean_entry(0.0, word_rows.prior, word_rows.scale[k]);
     double sum = 0.0;
-    for (std::int64_t m = b * block; m < end; ++m) {
-      double prior_dot = 0.0;  // dot(theta row m, phi_row) where theta and phi are not held
-      if (!theta) {
-        topic_counts{offsets + m, nullptr, z, K, n}(0);  // document m's row of n_mk
-        posterior_mean_row(alpha, n, K, theta_row);
-        prior_dot = dot(theta_row, phi_row, K);
+    if (theta) {
+      for (std::int64_t m = b * block; m < end; ++m) {
+        double term = 0.0;
+        for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
+          const std::int64_t w = words[t];
+          if (t == offsets[m] || w != words[t - 1]) term = detail::portable::log(dot(theta + m * K, phi + w * K, K));
+          sum += term;
+        }
       }
+      partial[b] = sum;
+      return;
+    }
+    const int J = set_words(K);
+    std::int32_t* const n = counts + b * K;
+    float* const prior_row = rows + b * K;
+    std::uint64_t* const set = bits + b * J;
+    double prior_sum = 0.0;
+    for (int k = 0; k < K; ++k) prior_sum += prior_row[k] = posterior_mean_entry(0.0, word_rows.prior, word_rows.scale[k]);
+    for (std::int64_t m = b * block; m < end; ++m) {
+      topic_counts{offsets + m, nullptr, z, K, n}(0);  // document m's row of n_mk
+      const double doc_scale = 1.0 / (static_cast<double>(offsets[m + 1] - offsets[m]) + K * alpha);  // posterior_mean_row's
+      const float theta0 = posterior_mean_entry(0.0, alpha, doc_scale);
+      const auto above_theta0 = [&](int k) {
+        return static_cast<double>(posterior_mean_entry(static_cast<double>(n[k]), alpha, doc_scale)) -
+               static_cast<double>(theta0);
+      };
+      for (int j = 0; j < J; ++j) set[j] = 0;
+      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+      double doc_dot = static_cast<double>(theta0) * prior_sum;
+      for (int j = 0; j < J; ++j)
+        for (std::uint64_t d = set[j]; d != 0; d &= d - 1) {
+          const int k = 64 * j + detail::lowest_set_bit(d);
+          doc_dot += above_theta0(k) * static_cast<double>(prior_row[k]);
+        }
       double term = 0.0;
       for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
         const std::int64_t w = words[t];
-        if (t == offsets[m] || w != words[t - 1])
-          term = detail::portable::log(theta ? dot(theta + m * K, phi + w * K, K)
-                                             : prior_dot + word_rows.dot_above_prior(w, theta_row, phi_row));
+        if (t == offsets[m] || w != words[t - 1]) {
+          const std::uint64_t* const word_set = word_rows.bits + w * J;
+          double dot_w = static_cast<double>(theta0) * gaps[w];
+          std::int64_t place = word_rows.entries[w];
+          for (int j = 0; j < J; ++j) {
+            const std::uint64_t ws = word_set[j];
+            for (std::uint64_t both = set[j] & ws; both != 0; both &= both - 1) {
+              const int i = detail::lowest_set_bit(both), k = 64 * j + i;
+              dot_w += above_theta0(k) * word_rows.above_prior(place + detail::set_bits(ws & below(i)), k);
+            }
+            place += detail::set_bits(ws);
+          }
+          term = detail::portable::log(doc_dot + dot_w);
+        }
         sum += term;
       }
     }
@@ -406,8 +454,8 @@ class any : public std::variant<initial_topics, topic_counts, posterior_mean_row
                                 column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
                                 posterior_mean_entries, posterior_mean_words, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
-                                likelihood_blocks, word_buckets, scale_sums, collapsed_documents, word_topics,
-                                mh_documents> {
+                                likelihood_blocks, word_gaps, word_buckets, scale_sums, collapsed_documents,
+                                word_topics, mh_documents> {
  public:
   using variant::variant;
 };
