@@ -32,8 +32,10 @@ Writes into OUT (bench/results/ttq-DATE unless --out):
   machine.txt          commit, build, CPU, load before/after, split commands, peers files
   ttq-<corpus>-K<K>.png  perplexity against wall seconds (log x), each estimator and peer
   ttq.md               per corpus and K: time to within 2 % of the best peer's final
-                       perplexity (LEVEL = 1.02 x the lowest perplexity any peer reached), its
-                       ratio to WarpLDA's, the final (longest-run) perplexity, seconds per
+                       perplexity (LEVEL = 1.02 x the lowest perplexity any peer reached): the
+                       first measured point at or below it and where the curve crosses it
+                       (interpolated linearly in log time: a coarse grid of points does not
+                       push it later), each with its ratio to WarpLDA's; the final (longest-run) perplexity, seconds per
                        iteration (slope between the two longest runs), peak MiB of the longest
                        run and its ratio to WarpLDA's; and whether each butterfly curve is below
                        WarpLDA's at every wall time >= 1 s (curves interpolated linearly in
@@ -256,6 +258,21 @@ def time_to(pts, level):
     return None
 
 
+def crossing(pts, level):
+    """Where the time-sorted curve first reaches level, linear in log t between the last point
+    above it and the first at or below it (as below_everywhere compares curves): unlike
+    time_to, not pushed later by a coarse grid of points."""
+    tp = by_time(pts)
+    for i, (w, p) in enumerate(tp):
+        if p <= level:
+            if i == 0 or tp[i - 1][0] == w:
+                return w
+            (t0, p0), (t1, p1) = tp[i - 1], (w, p)
+            f = (p0 - level) / (p0 - p1)
+            return math.exp(math.log(t0) + f * (math.log(t1) - math.log(t0)))
+    return None
+
+
 def interp_log(tp, t):
     """Perplexity of the time-sorted curve tp at time t (linear in log t)."""
     for (t0, p0), (t1, p1) in zip(tp, tp[1:]):
@@ -315,12 +332,17 @@ def summary(corpus, k, threads, ours, peers, reference):
     level = LEVEL * best
     ref = next((c for c in peers if is_reference(c, reference)), None)
     ref_t = time_to(peers[ref], level) if ref else None
+    ref_x = crossing(peers[ref], level) if ref else None
     ref_last = peers[ref][-1] if ref else None
-    lines += ["", f"| curve | s to <= {level:,.1f} | / {ref or reference} | final perplexity (n) | s per iteration "
-                  f"| peak MiB (longest run) | / {ref or reference} |", "|---|---|---|---|---|---|---|"]
+    lines += ["", f"| curve | s to <= {level:,.1f} | / {ref or reference} | crossing s (interpolated) | / {ref or reference} "
+                  f"| final perplexity (n) | s per iteration | peak MiB (longest run) | / {ref or reference} |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for label in list(ours) + sorted(peers):
         pts = allc[label]
         t = time_to(pts, level)
+        x = crossing(pts, level)
+        x_s = f"{x:.2f}" if x is not None else "not reached"
+        x_ratio = f"{x / ref_x:.2f}x" if x is not None and ref_x else "-"
         n, w, p, mem, unit = pts[-1]
         slope = f"{(pts[-1][1] - pts[-2][1]) / (pts[-1][0] - pts[-2][0]):.4f}" if len(pts) > 1 else "-"
         if unit != "iters" and slope != "-":
@@ -329,7 +351,8 @@ def summary(corpus, k, threads, ours, peers, reference):
         mem_s = f"{mem / 1024:,.0f}" if mem else "unknown"
         mem_r = f"{mem / ref_last[3]:.2f}x" if mem and ref_last and ref_last[3] else "-"
         name = f"**{label}**" if label in ours else label
-        lines.append(f"| {name} | {f'{t:.2f}' if t is not None else 'not reached'} | {ratio} | {p:,.1f} ({n:g} {unit}) "
+        lines.append(f"| {name} | {f'{t:.2f}' if t is not None else 'not reached'} | {ratio} | {x_s} | {x_ratio} "
+                     f"| {p:,.1f} ({n:g} {unit}) "
                      f"| {slope} | {mem_s} | {mem_r} |")
     lines.append("")
     if ref and ref_t is None:
@@ -403,7 +426,8 @@ def report(out, rows, peer_rows, threads, reference):
             keys.append((r["corpus"], int(r["K"])))
     md = [f"# Time to quality ({threads} threads)", "",
           f"LEVEL: {LEVEL:g} x the lowest perplexity any peer reached on the corpus and K; time: the first measured "
-          f"point at or below it; s per iteration: slope between the two longest runs; peak MiB: ru_maxrss of the "
+          f"point at or below it; crossing: where the curve, linear in log time between its points, first reaches "
+          f"it; s per iteration: slope between the two longest runs; peak MiB: ru_maxrss of the "
           f"longest run; below {reference}: curves linear in log time, compared at every knot of their overlap "
           f">= {FROM_SECONDS:g} s. Medians where a point was repeated. butterfly's curves in bold.", ""]
     for corpus, k in keys:
