@@ -18,12 +18,17 @@ BUTTERFLY_FN float posterior_mean_entry(double count, double prior, double scale
   return p > probability_floor ? p : probability_floor;
 }
 
+// The scale of a row of K entries whose counts sum to total.
+BUTTERFLY_FN double posterior_mean_scale(std::int64_t total, int K, double prior) {
+  return 1.0 / (static_cast<double>(total) + K * prior);
+}
+
 // out[k] = (counts[k] + prior) / (sum_k counts[k] + K prior).
 template <class Count>
 BUTTERFLY_FN void posterior_mean_row(double prior, const Count* counts, int K, float* out) {
   std::int64_t total = 0;
   for (int k = 0; k < K; ++k) total += counts[k];
-  const double scale = 1.0 / (static_cast<double>(total) + K * prior);
+  const double scale = posterior_mean_scale(total, K, prior);
   for (int k = 0; k < K; ++k) out[k] = posterior_mean_entry(static_cast<double>(counts[k]), prior, scale);
 }
 

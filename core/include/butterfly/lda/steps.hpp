@@ -411,7 +411,7 @@ struct likelihood_blocks {
     for (int k = 0; k < K; ++k) prior_sum += prior_row[k] = posterior_mean_entry(0.0, word_rows.prior, word_rows.scale[k]);
     for (std::int64_t m = b * block; m < end; ++m) {
       topic_counts{offsets + m, nullptr, z, K, n}(0);  // document m's row of n_mk
-      const double doc_scale = 1.0 / (static_cast<double>(offsets[m + 1] - offsets[m]) + K * alpha);  // posterior_mean_row's
+      const double doc_scale = posterior_mean_scale(offsets[m + 1] - offsets[m], K, alpha);  // theta row m's
       const float theta0 = posterior_mean_entry(0.0, alpha, doc_scale);
       const auto above_theta0 = [&](int k) {
         return static_cast<double>(posterior_mean_entry(static_cast<double>(n[k]), alpha, doc_scale)) -
