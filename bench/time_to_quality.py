@@ -79,6 +79,7 @@ def machine_lines(build):
         + ("" if run_text(f"git -C {ROOT} status --porcelain -- core backends apps bench") == "" else " (+ local changes)"),
         "date: " + datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "build: " + build + " (" + run_text(f"grep -E '^(BACKEND|CMAKE_BUILD_TYPE|BUTTERFLY_HOST_ISA):' {build}/CMakeCache.txt").replace("\n", ", ") + ")",
+        "compiler: " + run_text(f"$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' {build}/CMakeCache.txt) --version | head -1"),
         run_text("lscpu | grep 'Model name'"),
         "flags: " + run_text("lscpu | grep -o -w -E 'sse4_2|avx2|avx512f|fma' | sort -u | tr '\\n' ' '"),
         "uptime before: " + run_text("uptime"),

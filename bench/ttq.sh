@@ -5,8 +5,9 @@
 # git-ignored, reused after), K = 240 and 1000 (alpha 50/K, beta 0.01), 2 threads, each
 # point a fresh butterfly-lda process timed wall-clock with its peak RSS, scored by
 # heldout.py (bench/time_to_quality.py does the runs, the table and the plots).
-#   1. configures and builds butterfly-lda of preset bench-openmp (OpenMP backend, Release,
-#      host ISA) in build-bench-openmp, as bench/lda_cpu.sh does;
+#   1. configures and builds butterfly-lda of preset PRESET (default bench-openmp: OpenMP
+#      backend, Release, host ISA, in build-bench-openmp, as bench/lda_cpu.sh does;
+#      bench-openmp-clang: the same compiled by clang++, in build-bench-openmp-clang);
 #   2. runs bench/time_to_quality.py over CORPORA x TOPICS x ESTIMATORS x the curve's
 #      iteration list (variables below; each can be overridden from the environment).
 #
@@ -28,6 +29,7 @@ set -eu
 CORPORA=${CORPORA:-"ap 20news wiki-lead"}
 TOPICS=${TOPICS:-"240 1000"}
 THREADS=${THREADS:-2}
+PRESET=${PRESET:-bench-openmp}
 ESTIMATORS=${ESTIMATORS:-"collapsed mean"}
 # corpus@K=LIST: the iteration counts of each curve: early points (where WarpLDA's curve is
 # ahead), points around the time to WarpLDA's 2 % level, and a long run (issue 23's sixth
@@ -39,13 +41,13 @@ ITERATIONS=${ITERATIONS:-"ap@240=10,25,50,100,200,400 ap@1000=10,25,50,100,200,4
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/bench/results/ttq-$(date -u +%Y%m%dT%H%M)"
 cd "$root"
-cmake --preset bench-openmp
-cmake --build --preset bench-openmp --target butterfly-lda
+cmake --preset "$PRESET"
+cmake --build --preset "$PRESET" --target butterfly-lda
 mkdir -p "$out"
 # (sh has no pipefail: the status of time_to_quality.py goes through a file)
 {
   status=0
-  /usr/bin/python3 bench/time_to_quality.py --build build-bench-openmp --threads "$THREADS" \
+  /usr/bin/python3 bench/time_to_quality.py --build "build-$PRESET" --threads "$THREADS" \
     --corpus "$CORPORA" --topics "$TOPICS" --estimators "$ESTIMATORS" \
     $(for i in $ITERATIONS; do printf -- '--iterations %s ' "$i"; done) --out "$out" "$@" || status=$?
   echo "$status" > "$out/.status"

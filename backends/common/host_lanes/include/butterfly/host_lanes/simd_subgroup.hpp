@@ -143,10 +143,12 @@ inline constexpr bool has_float_gather =
 // base[idx[l]] for one chunk of float lanes with int32 indices where m[l] is set (all
 // ones), fallback elsewhere, in one vgatherdps (has_float_gather<L>). Assembling the chunk
 // from L scalar loads cost about 30 instructions per chunk at L = 8 (extracts, sign
-// extensions, inserts), most of the butterfly search (bench/RESULTS.md, issue 12).
+// extensions, inserts), most of the butterfly search (bench/RESULTS.md, issue 12). Without
+// AVX2 no L has it and nothing calls this: hence [[maybe_unused]] (clang warns otherwise).
 template <int L>
-BUTTERFLY_FN chunk_t<float, L> gather_float(const float* base, const chunk_t<std::int32_t, L>& idx,
-                                            const chunk_t<std::int32_t, L>& m,
+BUTTERFLY_FN chunk_t<float, L> gather_float([[maybe_unused]] const float* base,
+                                            [[maybe_unused]] const chunk_t<std::int32_t, L>& idx,
+                                            [[maybe_unused]] const chunk_t<std::int32_t, L>& m,
                                             const chunk_t<float, L>& fallback) {
   static_assert(has_float_gather<L>);
 #if defined(__AVX512F__)
