@@ -35,9 +35,10 @@ Writes into OUT (bench/results/ttq-DATE unless --out):
                        perplexity (LEVEL = 1.02 x the lowest perplexity any peer reached): the
                        first measured point at or below it and where the curve crosses it
                        (interpolated linearly in log time: a coarse grid of points does not
-                       push it later), each with its ratio to WarpLDA's; the final (longest-run) perplexity, seconds per
-                       iteration (slope between the two longest runs), peak MiB of the longest
-                       run and its ratio to WarpLDA's; and whether each butterfly curve is below
+                       push it later), each with its ratio to WarpLDA's; the final
+                       (longest-run) perplexity, seconds per iteration (slope between the
+                       two longest runs), peak MiB of the longest run and its ratio to
+                       WarpLDA's; and whether each butterfly curve is below
                        WarpLDA's at every wall time >= 1 s (curves interpolated linearly in
                        log time over their overlap)
 Repeated (corpus, K, curve, n) points are reduced to their medians. --replot DIR redraws the
