@@ -22,7 +22,8 @@ class cluster {
   // Element-wise sum over all processes, in place, on every process (MPI_Allreduce).
   void sum(std::int32_t* data, std::size_t n) const;
   // Every process's `local`, concatenated in rank order, on the root (MPI_Gatherv); empty
-  // on the other processes. Defined for double, float, std::int32_t and std::int64_t.
+  // on the other processes. Defined for double, float, std::int32_t, std::int64_t and
+  // std::uint16_t.
   template <class T>
   std::vector<T> gather(const std::vector<T>& local) const;
 

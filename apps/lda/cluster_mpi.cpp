@@ -30,6 +30,7 @@ template <> MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
 template <> MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
 template <> MPI_Datatype mpi_type<std::int32_t>() { return MPI_INT32_T; }
 template <> MPI_Datatype mpi_type<std::int64_t>() { return MPI_INT64_T; }
+template <> MPI_Datatype mpi_type<std::uint16_t>() { return MPI_UINT16_T; }
 
 void check(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return;
@@ -90,6 +91,7 @@ template std::vector<double> cluster::gather(const std::vector<double>&) const;
 template std::vector<float> cluster::gather(const std::vector<float>&) const;
 template std::vector<std::int32_t> cluster::gather(const std::vector<std::int32_t>&) const;
 template std::vector<std::int64_t> cluster::gather(const std::vector<std::int64_t>&) const;
+template std::vector<std::uint16_t> cluster::gather(const std::vector<std::uint16_t>&) const;
 
 void cluster::abort(int code) const {
   if (size_ == 1) return;

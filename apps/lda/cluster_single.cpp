@@ -21,6 +21,7 @@ template std::vector<double> cluster::gather(const std::vector<double>&) const;
 template std::vector<float> cluster::gather(const std::vector<float>&) const;
 template std::vector<std::int32_t> cluster::gather(const std::vector<std::int32_t>&) const;
 template std::vector<std::int64_t> cluster::gather(const std::vector<std::int64_t>&) const;
+template std::vector<std::uint16_t> cluster::gather(const std::vector<std::uint16_t>&) const;
 
 void cluster::abort(int) const {}
 

@@ -9,6 +9,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/error.hpp"
+#include "butterfly/lda/chain.hpp"
 
 namespace butterfly::app {
 namespace {
@@ -105,6 +106,13 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                  "token one of theirs, so a document starts with at most S topics; 0 = every token's topic "
                  "uniform (default: 4 where the training documents are at least 16 per topic, else 0)")
       ->type_name("S")->check(CLI::Range(0u, 1u << 24));
+  CLI::Option* average = cmd.add_option(
+      "--average", a.average,
+      "with --estimator collapsed and no --burn-in: theta and phi are the posterior mean of the pooled topics "
+      "of the last iteration and N - 1 earlier ones spread over the run's last eighth (runs of at least 100 "
+      "iterations; shorter ones keep the last iteration's); 1 = the last iteration's alone (default: 4 where "
+      "it applies, else 1)")
+      ->type_name("N")->check(CLI::Range(1u, lda::max_average));
   cmd.add_option("--eval-every", a.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")
       ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
@@ -128,7 +136,12 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   // The run keeps the options its checkpoint stored.
   for (CLI::Option* o : options_of(cmd))
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
-  cmd.callback([&cmd, &a, out, quiet, resume] {
+  cmd.callback([&cmd, &a, out, quiet, resume, average] {
+    if (a.average.value_or(1) > 1 && (a.estimator != "collapsed" || a.burn_in > 0))
+      throw CLI::ValidationError(average->get_name(), "pools sweeps only with --estimator collapsed and no --burn-in, "
+                                                      "got --average " + std::to_string(*a.average) +
+                                                      " with --estimator " + a.estimator +
+                                                      (a.burn_in > 0 ? " --burn-in " + std::to_string(a.burn_in) : ""));
     for (const CLI::Option* o : options_of(cmd))
       if (o != out && o != quiet && o != resume)
         for (const std::string& value : o->results()) a.defining.push_back(o->get_name() + "=" + value);

@@ -30,6 +30,9 @@ struct train_args {
   // Topics per document in iteration 0's z (0 = every token uniform); none given: the
   // training corpus's lda::default_start_topics.
   std::optional<std::uint32_t> start_topics;
+  // Sweeps pooled into the model (lda::sampler_options::average); none given:
+  // lda::default_average of the estimator and burn-in.
+  std::optional<std::uint32_t> average;
   std::uint32_t eval_every = 10;
   double holdout = 0;
   int fold_in_sweeps = 20, top_words = 10;

@@ -1,5 +1,6 @@
 // butterfly-lda train: load the run (or resume it from its checkpoint), iterate with
 // evaluations and checkpoints, write the model.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -73,8 +74,10 @@ struct training_data {
 
 // With the documents the chain trains on (the default start_topics depends on them).
 lda::sampler_options sampler_options_of(const train_args& a, const lda::documents& train) {
-  return {parse_algorithm(a.algorithm), a.width, lda::parse_estimator(a.estimator), a.burn_in,
-          a.start_topics.value_or(lda::default_start_topics(train.num_docs(), a.topics))};
+  const lda::estimator e = lda::parse_estimator(a.estimator);
+  return {parse_algorithm(a.algorithm), a.width, e, a.burn_in,
+          a.start_topics.value_or(lda::default_start_topics(train.num_docs(), a.topics)),
+          a.average.value_or(lda::default_average(e, a.burn_in)), a.iterations};
 }
 
 lda::hyperparameters hyperparameters_of(const train_args& a) {
@@ -210,6 +213,7 @@ class training_run {
     lda::state s = std::move(ck.s);
     if (!s.theta.empty()) s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, hyper_.num_topics);
     s.z = rows(std::move(s.z), part_.first_token, part_.end_token, 1);
+    s.kept = kept_rows(std::move(s.kept), data_.train.num_tokens());
     try {
       sampler_ = std::make_unique<lda::sampler>(chain_, std::move(s));
     } catch (const std::invalid_argument& e) {  // a chain that holds theta and phi, resumed without them
@@ -256,7 +260,29 @@ class training_run {
       whole.phi = s.phi;
     }
     whole.z = world_.gather(sampler_->current_z());
+    // Sweep by sweep (a rank may hold no tokens, but every rank takes part in each gather).
+    const std::vector<std::uint16_t>& kept = sampler_->current_kept();
+    const auto n = static_cast<std::ptrdiff_t>(sampler_->current_z().size());
+    const std::vector<std::uint32_t> pooled = lda::pooled_sweeps(chain_.options());
+    const auto sweeps = std::upper_bound(pooled.begin(), pooled.end(), whole.iteration) - pooled.begin();
+    for (std::ptrdiff_t j = 0; j < sweeps; ++j) {
+      const std::vector<std::uint16_t> sweep =
+          world_.gather(std::vector<std::uint16_t>(kept.begin() + j * n, kept.begin() + (j + 1) * n));
+      whole.kept.insert(whole.kept.end(), sweep.begin(), sweep.end());
+    }
     return whole;
+  }
+
+  // The shard's part of the whole corpus's kept sweeps (state::kept, N tokens each).
+  std::vector<std::uint16_t> kept_rows(std::vector<std::uint16_t>&& all, std::int64_t N) const {
+    if (all.empty()) return {};
+    if (N == 0 || all.size() % static_cast<std::size_t>(N) != 0)
+      throw io::input_error(checkpoint_path_ + ": checkpoint does not fit its own options (kept sweeps)");
+    std::vector<std::uint16_t> mine;
+    for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(N))
+      mine.insert(mine.end(), all.begin() + static_cast<std::ptrdiff_t>(at) + part_.first_token,
+                  all.begin() + static_cast<std::ptrdiff_t>(at) + part_.end_token);
+    return mine;
   }
 
   // The model's files from its rows (theta's, phi's); returns phi's top words, made on the way
@@ -283,6 +309,8 @@ class training_run {
     d["estimator"] = args_.estimator;
     if (args_.estimator == "collapsed" || args_.estimator == "mh") d["burn_in"] = args_.burn_in;
     d["start_topics"] = chain_.options().start_topics;  // the one given, or the corpus's default
+    d["average"] = chain_.options().average;            // the one given, or the estimator's default
+    d["pooled_iterations"] = lda::pooled_sweeps(chain_.options());  // besides the last
     d["topics"] = K;
     d["alpha"] = hyper_.alpha;
     d["beta"] = hyper_.beta;

@@ -65,6 +65,11 @@ class LDA:
       start_topics      topics each document starts with (--start-topics; 0 = every token's
                         initial topic uniform; None = the CLI's default, 4 where the documents
                         are at least 16 per topic, else 0)
+      average           sweeps pooled into the model (--average): with estimator="collapsed" and
+                        max_iter >= 100, components_ and doc_topic_ are the posterior means of
+                        the pooled topics of the last iteration and average - 1 earlier ones
+                        over the last eighth of the run (None = the CLI's default: 4 for
+                        collapsed, else 1; 1 = the last iteration's alone)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
       checkpoint        path: fit resumes from it when it exists and writes it every
@@ -75,12 +80,13 @@ class LDA:
 
     Attributes after fit: components_ (K x V float32, row k = topic k's word distribution,
     rows sum to 1; scikit-learn keeps unnormalized pseudo-counts there), doc_topic_
-    (documents x K, the last iteration's theta), n_iter_, vocabulary_ (when fitted on a file).
+    (documents x K, the model's theta: the last iteration's, or pooled as average says), n_iter_,
+    vocabulary_ (when fitted on a file).
     """
 
     def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
                  random_state=1, algorithm="butterfly", estimator="collapsed", width=0, start_topics=None,
-                 threads=None,
+                 average=None, threads=None,
                  checkpoint=None, checkpoint_every=10, fold_in_sweeps=20, progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
@@ -91,6 +97,7 @@ class LDA:
         self.estimator = estimator
         self.width = width
         self.start_topics = start_topics
+        self.average = average
         self.threads = threads
         self.checkpoint = checkpoint
         self.checkpoint_every = checkpoint_every
@@ -101,6 +108,7 @@ class LDA:
     def get_params(self, deep=True):
         return {k: getattr(self, k) for k in ("n_components", "doc_topic_prior", "topic_word_prior", "max_iter",
                                               "random_state", "algorithm", "estimator", "width", "start_topics",
+                                              "average",
                                               "threads",
                                               "checkpoint",
                                               "checkpoint_every", "fold_in_sweeps", "progress")}
@@ -148,10 +156,14 @@ class LDA:
         offsets, words, V, vocabulary = self._read(X, **corpus)
         if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
+        if self.average is not None and int(self.average) > 1 and self.estimator != "collapsed":
+            raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed', "
+                             f"got estimator={self.estimator!r}")
         trainer = _butterfly._Trainer(offsets, words, V, int(self.n_components), float(self.doc_topic_prior),
                                       float(self.topic_word_prior), self._seed(), str(self.algorithm),
                                       str(self.estimator), int(self.width),
-                                      None if self.start_topics is None else int(self.start_topics))
+                                      None if self.start_topics is None else int(self.start_topics),
+                                      max(int(self.max_iter), 0), None if self.average is None else int(self.average))
         if self.checkpoint is not None and os.path.exists(self.checkpoint):
             trainer.resume(os.fspath(self.checkpoint))
         max_iter = int(self.max_iter)
@@ -184,7 +196,7 @@ class LDA:
         return self
 
     def fit_transform(self, X, y=None, **corpus):
-        """fit, then the training documents' topic proportions (the last iteration's theta)."""
+        """fit, then the training documents' topic proportions (doc_topic_)."""
         return self.fit(X, y, **corpus).doc_topic_
 
     def _check_fitted(self):

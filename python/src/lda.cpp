@@ -90,17 +90,21 @@ class trainer {
  public:
   trainer(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size, int num_topics,
           double alpha, double beta, std::uint64_t seed, const std::string& method, const std::string& estimator,
-          int width, std::optional<std::uint32_t> start_topics)
+          int width, std::optional<std::uint32_t> start_topics, std::uint32_t iterations,
+          std::optional<std::uint32_t> average)
       : docs_(documents_of(doc_offsets, words, vocab_size)),
         seed_(seed),
         method_(method),
         start_topics_(start_topics.value_or(lda::default_start_topics(docs_.view().num_docs(), num_topics))),
+        average_(average.value_or(lda::default_average(lda::parse_estimator(estimator), 0))),
+        iterations_(iterations),
         // What a checkpoint must match besides seed, method and hyperparameters (the CLI
         // keeps its defining options the same way).
         arguments_{"butterfly.LDA", "--estimator=" + estimator, "--width=" + std::to_string(width),
-                   "--start-topics=" + std::to_string(start_topics_)},
+                   "--start-topics=" + std::to_string(start_topics_), "--average=" + std::to_string(average_)},
         chain_(docs_.view(), hyper_of(num_topics, alpha, beta), seed,
-               {parse_algorithm(method), width, lda::parse_estimator(estimator), 0, start_topics_}) {
+               {parse_algorithm(method), width, lda::parse_estimator(estimator), 0, start_topics_, average_,
+                iterations}) {
     py::gil_scoped_release unlocked;
     sampler_ = std::make_unique<lda::sampler>(chain_);
   }
@@ -124,12 +128,15 @@ class trainer {
 
   // As the CLI's: z, and theta and phi where the sampler keeps them (lda::sampler::holds_model).
   void save(const std::string& path) const {
+    // The run's length last: the sweeps the model pools depend on it (lda::pooled_sweeps).
     lda::checkpoint c{arguments_, seed_, hyper(), method_, checksum_of(docs_), {}, {}};
+    c.arguments.push_back(iterations_argument());
     if (sampler_->holds_model()) {
       c.s = state();
     } else {
       c.s.iteration = sampler_->iteration();
       c.s.z = sampler_->current_z();
+      c.s.kept = sampler_->current_kept();
     }
     py::gil_scoped_release unlocked;
     lda::save_checkpoint(path, c);
@@ -140,10 +147,23 @@ class trainer {
   void resume(const std::string& path) {
     lda::checkpoint c = lda::load_checkpoint(path);
     const lda::hyperparameters& h = hyper();
+    const bool same_length = !c.arguments.empty() && c.arguments.back() == iterations_argument();
+    if (!c.arguments.empty() && c.arguments.back().rfind("--iterations=", 0) == 0) c.arguments.pop_back();
     if (c.corpus_checksum != checksum_of(docs_) || c.seed != seed_ || c.method != method_ ||
         c.arguments != arguments_ ||
         c.hyper.num_topics != h.num_topics || c.hyper.alpha != h.alpha || c.hyper.beta != h.beta)
       throw io::input_error(path + ": checkpoint was written for other documents or options");
+    // Fitted on to another max_iter: the sweeps its model pooled are not this run's. Dropped
+    // where this run pools none up to the checkpoint; otherwise the run cannot be continued.
+    if (!same_length) {
+      const std::vector<std::uint32_t> pooled = lda::pooled_sweeps(chain_.options());
+      if (!pooled.empty() && pooled.front() <= c.s.iteration)
+        throw io::input_error(path + ": checkpoint at iteration " + std::to_string(c.s.iteration) +
+                              " was written for another max_iter; max_iter=" + std::to_string(iterations_) +
+                              " pools the topics of iteration " + std::to_string(pooled.front()) +
+                              " into the model, which it did not keep");
+      c.s.kept.clear();
+    }
     try {  // the sampler checks the sizes of the state (theta and phi may be absent: save)
       sampler_ = std::make_unique<lda::sampler>(chain_, std::move(c.s));
     } catch (const std::invalid_argument& e) {
@@ -154,11 +174,14 @@ class trainer {
  private:
   const lda::hyperparameters& hyper() const { return chain_.hyper(); }
   const lda::state& state() const { return sampler_->current(); }
+  std::string iterations_argument() const { return "--iterations=" + std::to_string(iterations_); }
 
   const lda::document_set docs_;  // the chain views it
   const std::uint64_t seed_;
   const std::string method_;
   const std::uint32_t start_topics_;  // the one given, or the corpus's default
+  const std::uint32_t average_;       // the one given, or the estimator's default
+  const std::uint32_t iterations_;    // max_iter: the run's length (sampler_options::iterations)
   const std::vector<std::string> arguments_;
   const lda::chain chain_;
   std::unique_ptr<lda::sampler> sampler_;  // the state, where the backend keeps its memory
@@ -213,9 +236,10 @@ void add_lda(py::module_& m) {
         "alpha"_a, "beta"_a, "sweeps"_a, "seed"_a);
   py::class_<trainer>(m, "_Trainer")
       .def(py::init<const py::object&, const py::object&, std::int64_t, int, double, double, std::uint64_t,
-                    const std::string&, const std::string&, int, std::optional<std::uint32_t>>(),
+                    const std::string&, const std::string&, int, std::optional<std::uint32_t>, std::uint32_t,
+                    std::optional<std::uint32_t>>(),
            "doc_offsets"_a, "words"_a, "vocab_size"_a, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
-           "estimator"_a, "width"_a, "start_topics"_a)
+           "estimator"_a, "width"_a, "start_topics"_a, "iterations"_a, "average"_a)
       .def("iterate", &trainer::iterate)
       .def_property_readonly("iteration", &trainer::iteration)
       .def("theta", &trainer::theta)

@@ -3,6 +3,7 @@
 // reading model.json, bad arguments and bad input files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -273,6 +274,41 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
   // About 108 training documents for 6 topics, over 16 per topic: lda::default_start_topics.
   CHECK(defaults.at("start_topics") == 4);
 }
+// The default model of a run of 100 iterations pools the sweeps 88, 92 and 96 with the last
+// (--average 4): checkpoints inside that window hold the kept sweeps, and a run killed there
+// and resumed writes the uninterrupted run's files; --average 1 writes the last sweep's model.
+TEST_CASE("cli: a model pooled over the run's last sweeps survives kill and resume inside the window", "[cli]") {
+  workspace ws;
+  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
+  auto hundred = [&](const std::string& out, std::vector<std::string> extra) {
+    auto a = small_run(ws, out, std::move(extra));
+    a[std::find(a.begin(), a.end(), std::string("--iterations")) - a.begin() + 1] = "100";
+    a[std::find(a.begin(), a.end(), std::string("--eval-every")) - a.begin() + 1] = "25";
+    return a;
+  };
+  const std::vector<std::string> ckpt = {"--checkpoint-every", "5"};
+  REQUIRE(run(ws.dir, hundred("straight", ckpt)).exit_code == 0);
+  REQUIRE(run(ws.dir, hundred("last", {"--average", "1"})).exit_code == 0);
+  const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
+  CHECK(model.at("average") == 4);
+  CHECK(model.at("pooled_iterations") == nlohmann::json::array({88, 92, 96}));
+  CHECK(nlohmann::json::parse(slurp(ws.path("last/model.json"))).at("pooled_iterations").empty());
+  CHECK(slurp(ws.path("straight/phi.npy")) != slurp(ws.path("last/phi.npy")));
+  CHECK(slurp(ws.path("straight/theta.npy")) != slurp(ws.path("last/theta.npy")));
+  // The final checkpoint holds the three kept sweeps, 16 bits a token.
+  const auto held = butterfly::lda::load_checkpoint(ws.path("straight/checkpoint.bin"));
+  CHECK(held.s.kept.size() == 3 * held.s.z.size());
+  for (const std::string kill : {"after-checkpoint:90", "mid-checkpoint:95", "after-iteration:97"}) {
+    CAPTURE(kill);
+    const std::string out = "killed-" + kill.substr(kill.find(':') + 1);
+    REQUIRE(run(ws.dir, hundred(out, ckpt), {"BUTTERFLY_TEST_KILL=" + kill}, faults).signal == SIGKILL);
+    const auto r = run(ws.dir, {"train", "--resume", out, "--quiet"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    check_same_outputs(ws.path("straight"), ws.path(out));
+  }
+}
+
 // The collapsed and mh estimators with a burn-in, killed after their first sweeps and resumed
 // (the checkpoint at iteration 6 holds z, and theta and phi computed from the counts only
 // because they were asked for; the sweeps after it start from the counts of z again).
@@ -410,6 +446,9 @@ TEST_CASE("cli: bad arguments exit with code 2 and name the argument and the val
       {{"train", "--corpus", "notes.txt", "--vocab", "vocab.small.txt"}, "--vocab", "text"},
       {{"train", "--docword", docword, "--min-df", "2"}, "--min-df", "uci"},
       {{"train", "--min-df", "2"}, "--min-df", "uci"},  // the bundled corpus is UCI
+      {{"train", "--average", "17"}, "--average", "17"},
+      {{"train", "--average", "4", "--estimator", "mean"}, "--average", "--estimator mean"},
+      {{"train", "--average", "2", "--burn-in", "3"}, "--average", "--burn-in 3"},
       {{"topics"}, "--model", ""},
       {{"infer", "--model", "x"}, "--corpus", "--docword"},
       {{"frobnicate"}, "frobnicate", ""},

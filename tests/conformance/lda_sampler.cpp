@@ -15,6 +15,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/corpus.hpp"
+#include "butterfly/lda/gamma.hpp"
 #include "butterfly/lda/sampler.hpp"
 #include "catch_session.hpp"
 
@@ -172,6 +173,89 @@ TEST_CASE("conformance: lda sampler: a state of the wrong size is refused, namin
   st = lda::sampler(c).take();
   st.theta.clear();
   CHECK_THROWS_WITH(lda::sampler(c, st), Catch::Contains("0 theta"));
+}
+
+// sampler_options::average on the first 300 documents of ap (100 iterations stay quick on the
+// reference): the configured backend's pooled model equals the reference's, the chain (z) is
+// the unpooled chain's, the model is the posterior mean of the pooled topics of the sweeps
+// pooled_sweeps names and the last (counted here from the unpooled chain's z), theta_rows and
+// phi_rows in chunks give it too, and a state taken inside the window resumes to it.
+TEST_CASE("conformance: lda sampler: a model pooled over sweeps is the posterior mean of their topics",
+          "[lda][sampler]") {
+  const butterfly::io::corpus& a = ap();
+  const std::int64_t M = 300, N = a.doc_offsets[M], K = 24;
+  const lda::documents d{butterfly::span<const std::int64_t>(a.doc_offsets.data(), M + 1),
+                         butterfly::span<const std::int32_t>(a.words.data(), static_cast<std::size_t>(N)),
+                         a.vocab_size()};
+  lda::hyperparameters h;
+  h.num_topics = static_cast<int>(K);
+  h.alpha = 0.2;
+  h.beta = 0.01;
+  lda::sampler_options how{butterfly::algorithm::butterfly, configured_executor().default_width(),
+                           lda::estimator::collapsed, 0, 0, 4, 100};
+  const lda::chain pooled(d, h, 2026, how);
+  how.average = 1;
+  const lda::chain single(d, h, 2026, how);
+  REQUIRE(lda::pooled_sweeps(pooled.options()) == std::vector<std::uint32_t>{88, 92, 96});
+  lda::sampler device(pooled), reference(pooled, reference_executor()), plain(single, reference_executor());
+  std::vector<std::vector<std::int32_t>> sweeps;  // the unpooled chain's z at 88, 92, 96, 100
+  lda::state mid;
+  for (std::uint32_t i = 1; i <= 100; ++i) {
+    device.iterate();
+    reference.iterate();
+    plain.iterate();
+    if (i == 88 || i == 92 || i == 96 || i == 100) sweeps.push_back(plain.current_z());
+    if (i == 94) mid = device.current();  // 88 and 92 kept
+  }
+  const lda::state& got = device.current();
+  require_same(got, reference.current());
+  CHECK(device.current_kept() == reference.current_kept());
+  CHECK(got.z == plain.current().z);
+  CHECK(got.phi != plain.current().phi);
+
+  // The posterior mean of the pooled counts, priors times the 4 sweeps.
+  const double P = 4;
+  std::vector<std::int64_t> n_mk(static_cast<std::size_t>(M * K)), n_wk(static_cast<std::size_t>(d.vocab_size * K)),
+      n_k(static_cast<std::size_t>(K)), n_m(static_cast<std::size_t>(M));
+  for (const auto& z : sweeps)
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t t = d.doc_offsets[m]; t < d.doc_offsets[m + 1]; ++t) {
+        const std::int64_t k = z[static_cast<std::size_t>(t)];
+        ++n_mk[static_cast<std::size_t>(m * K + k)];
+        ++n_wk[static_cast<std::size_t>(d.words[t] * K + k)];
+        ++n_k[static_cast<std::size_t>(k)];
+        ++n_m[static_cast<std::size_t>(m)];
+      }
+  const auto entry = [](std::int64_t count, double prior, double scale) {
+    return std::max(static_cast<float>((static_cast<double>(count) + prior) * scale), lda::probability_floor);
+  };
+  std::vector<float> theta(n_mk.size()), phi(n_wk.size());
+  for (std::size_t i = 0; i < theta.size(); ++i)
+    theta[i] = entry(n_mk[i], h.alpha * P, 1.0 / (static_cast<double>(n_m[i / K]) + K * (h.alpha * P)));
+  for (std::size_t i = 0; i < phi.size(); ++i)
+    phi[i] = entry(n_wk[i], h.beta * P,
+                   1.0 / (static_cast<double>(n_k[i % K]) + static_cast<double>(d.vocab_size) * (h.beta * P)));
+  CHECK(got.theta == theta);
+  CHECK(got.phi == phi);
+
+  // phi_rows in chunks of 1,000 words (the pooled scale made once for all of them).
+  std::vector<float> rows(phi.size());
+  for (std::int64_t first = 0; first < d.vocab_size; first += 1000) {
+    const std::int64_t count = std::min<std::int64_t>(1000, d.vocab_size - first);
+    device.phi_rows(first, count, rows.data() + first * K);
+  }
+  CHECK(rows == phi);
+
+  // Resumed from iteration 94: z and the two sweeps kept by then.
+  REQUIRE(mid.kept.size() == 2 * static_cast<std::size_t>(N));
+  mid.theta.clear();
+  mid.phi.clear();
+  lda::state short_kept = mid;
+  short_kept.kept.pop_back();
+  CHECK_THROWS_WITH(lda::sampler(pooled, short_kept), Catch::Contains("kept topics"));
+  lda::sampler resumed(pooled, std::move(mid));
+  while (resumed.iteration() < 100) resumed.iterate();
+  require_same(resumed.current(), got);
 }
 
 int main(int argc, char** argv) {

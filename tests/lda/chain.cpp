@@ -280,3 +280,56 @@ TEST_CASE("lda: the collapsed and mh estimators' burn-in is the mean estimator's
   for (int i = 0; i < 3; ++i) mean.iterate(m);  // after the burn-in the chains part
   CHECK(s.z != m.z);
 }
+
+// sampler_options::average: which sweeps a run pools (written out by hand from the rule in
+// chain.hpp: average - 1 sweeps, max(1, iterations / (8 (average - 1))) apart, before the last).
+TEST_CASE("lda: pooled_sweeps spreads average - 1 sweeps over the run's last eighth, only where it applies",
+          "[lda][chain]") {
+  const auto pooled = [](std::uint32_t average, std::uint32_t iterations, lda::estimator e = lda::estimator::collapsed,
+                         std::uint32_t burn_in = 0) {
+    lda::sampler_options how;
+    how.theta_phi = e;
+    how.burn_in = burn_in;
+    how.average = average;
+    how.iterations = iterations;
+    return lda::pooled_sweeps(how);
+  };
+  using list = std::vector<std::uint32_t>;
+  CHECK(pooled(4, 100) == list{88, 92, 96});
+  CHECK(pooled(4, 200) == list{176, 184, 192});
+  CHECK(pooled(4, 1000) == list{877, 918, 959});
+  CHECK(pooled(2, 150) == list{132});
+  CHECK(pooled(16, 100) == list{85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99});
+  CHECK(pooled(4, 99).empty());  // shorter than lda::pooling_from
+  CHECK(pooled(1, 1000).empty());
+  CHECK(pooled(0, 1000).empty());
+  CHECK(pooled(4, 1000, lda::estimator::mean).empty());
+  CHECK(pooled(4, 1000, lda::estimator::collapsed, 10).empty());
+  CHECK(lda::default_average(lda::estimator::collapsed, 0) == 4);
+  CHECK(lda::default_average(lda::estimator::collapsed, 5) == 1);
+  CHECK(lda::default_average(lda::estimator::mh, 0) == 1);
+  CHECK(lda::default_average(lda::estimator::sample, 0) == 1);
+}
+
+TEST_CASE("lda: a chain refuses to pool sweeps where its model is not made from z, or more than max_average",
+          "[lda][chain]") {
+  const auto c = make_synthetic(3, 20, 10, 8, 0.5, 0.1, 1);
+  lda::hyperparameters h;
+  h.num_topics = 3;
+  lda::sampler_options how;
+  how.iterations = 200;
+  how.average = 4;
+  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
+    how.theta_phi = e;
+    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("sampler_options::average") &&
+                                                            Catch::Contains("got 4"));
+  }
+  how.theta_phi = lda::estimator::collapsed;
+  how.burn_in = 3;
+  CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("without a burn-in"));
+  how.burn_in = 0;
+  how.average = lda::max_average + 1;
+  CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("at most 16"));
+  how.average = lda::max_average;
+  CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
+}

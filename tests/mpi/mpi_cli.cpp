@@ -54,6 +54,14 @@ std::vector<std::string> ap_run(const std::string& out) {
           "--fold-in-sweeps", "4", "--quiet", "--out", out};
 }
 
+// ap at K = 8 for `iterations`, evaluated (with held-out documents) every `eval_every` and
+// checkpointed every `every` iterations, into `out`.
+std::vector<std::string> checkpointed_run(const std::string& iterations, const std::string& eval_every,
+                                          const std::string& every, const std::string& out) {
+  return {"train", "--topics", "8", "--iterations", iterations, "--eval-every", eval_every, "--holdout", "0.05",
+          "--fold-in-sweeps", "4", "--checkpoint-every", every, "--quiet", "--out", out};
+}
+
 const char* const model_files[] = {"phi.npy", "theta.npy", "metrics.jsonl", "topics.txt", "model.json"};
 
 }  // namespace
@@ -105,14 +113,7 @@ TEST_CASE("mpi: --estimator collapsed and mh under mpiexec -np 2 write the bytes
 
 TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-identical", "[mpi][cli]") {
   workspace w;
-  const std::vector<std::string> options = {"train", "--topics", "8", "--iterations", "6", "--eval-every", "2",
-                                            "--holdout", "0.05", "--fold-in-sweeps", "4",
-                                            "--checkpoint-every", "3", "--quiet", "--out"};
-  auto with_out = [&](const std::string& out) {
-    auto a = options;
-    a.push_back(out);
-    return a;
-  };
+  const auto with_out = [](const std::string& out) { return checkpointed_run("6", "2", "3", out); };
   REQUIRE(mpi_run(w, 1, with_out("straight")).o.exit_code == 0);
   const auto killed =
       mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:3"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
@@ -125,6 +126,31 @@ TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-iden
   for (const char* f : {"phi.npy", "theta.npy", "metrics.jsonl", "checkpoint.bin"}) {
     CAPTURE(f);
     CHECK(slurp(w.path("resumed/") + f) == slurp(w.path("straight/") + f));
+  }
+}
+
+// A model pooled over the last sweeps (the default --average 4 of a 100-iteration run): the
+// pooled word counts are summed over the ranks, the kept sweeps gathered into the checkpoint
+// (taken inside the window by 2 ranks, resumed by 3): the bytes of one rank.
+TEST_CASE("mpi: a pooled model under -np 2, and its checkpoint resumed under -np 3, are -np 1's", "[mpi][cli]") {
+  workspace w;
+  const auto with_out = [](const std::string& out) { return checkpointed_run("100", "50", "5", out); };
+  REQUIRE(mpi_run(w, 1, with_out("straight")).o.exit_code == 0);
+  const auto two = mpi_run(w, 2, with_out("two"));
+  INFO(two.o.err);
+  REQUIRE(two.o.exit_code == 0);
+  const auto killed =
+      mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:95"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
+  REQUIRE(killed.o.exit_code != 0);
+  const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--quiet"});
+  INFO(resumed.o.err);
+  REQUIRE(resumed.o.exit_code == 0);
+  for (const char* f : {"phi.npy", "theta.npy", "metrics.jsonl", "checkpoint.bin"}) {
+    CAPTURE(f);
+    const std::string expected = slurp(w.path("straight/") + f);
+    CHECK(!expected.empty());
+    CHECK(slurp(w.path("two/") + f) == expected);
+    CHECK(slurp(w.path("resumed/") + f) == expected);
   }
 }
 

@@ -150,6 +150,25 @@ def test_fit_resumes_from_its_checkpoint_exactly(ap, tmp_path):
         butterfly.LDA(n_components=5, max_iter=6, checkpoint=path, estimator="sample", progress=False).fit(X)
 
 
+def test_a_fit_of_100_iterations_pools_its_last_sweeps(ap, tmp_path):
+    X, path = ap[:200], tmp_path / "lda.ckpt"
+    pooled = butterfly.LDA(n_components=5, max_iter=100, progress=False).fit(X)
+    last = butterfly.LDA(n_components=5, max_iter=100, average=1, progress=False).fit(X)
+    assert not np.array_equal(pooled.components_, last.components_)
+    assert not np.array_equal(pooled.doc_topic_, last.doc_topic_)
+    # A checkpoint of 80 iterations continues to 100: the sweeps 100 pools (88, 92, 96) come after it.
+    butterfly.LDA(n_components=5, max_iter=80, checkpoint=path, progress=False).fit(X)
+    resumed = butterfly.LDA(n_components=5, max_iter=100, checkpoint=path, progress=False).fit(X)
+    assert np.array_equal(resumed.components_, pooled.components_)
+    # One of 94 iterations cannot: it did not keep iteration 88's topics.
+    path.unlink()
+    butterfly.LDA(n_components=5, max_iter=94, checkpoint=path, progress=False).fit(X)
+    with pytest.raises(ValueError, match="pools the topics of iteration 88"):
+        butterfly.LDA(n_components=5, max_iter=100, checkpoint=path, progress=False).fit(X)
+    with pytest.raises(ValueError, match="average=4 pools sweeps only with estimator='collapsed'"):
+        butterfly.LDA(max_iter=1, estimator="mean", average=4, progress=False).fit(X)
+
+
 def test_bad_input_is_a_clear_error(ap, tmp_path):
     with pytest.raises(ValueError, match="non-negative integer counts"):
         butterfly.LDA(progress=False).fit(sp.csr_matrix(np.array([[0.5, 1.0]])))

@@ -13,7 +13,9 @@
 namespace butterfly::lda {
 namespace {
 
-constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '1'};
+// Format 2 adds state::kept after z; format 1 files (no kept sweeps) still load.
+constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '2'};
+constexpr std::size_t version_byte = 7;
 
 static_assert(sizeof(double) == 8 && sizeof(float) == 4, "checkpoints assume IEEE types");
 
@@ -109,6 +111,7 @@ void save_checkpoint(const std::string& path, const checkpoint& c,
   e.array(c.s.theta);
   e.array(c.s.phi);
   e.array(c.s.z);
+  e.array(c.s.kept);
   e.array(c.history);
   e.pod(crc(e.bytes.data(), e.bytes.size()));
   io::write_atomic(path, [&](std::ostream& out) {
@@ -126,7 +129,8 @@ checkpoint load_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::input_error(path + ": cannot open checkpoint: " + std::strerror(errno));
   const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), magic, sizeof magic) != 0)
+  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), magic, version_byte) != 0 ||
+      (bytes[version_byte] != '1' && bytes[version_byte] != magic[version_byte]))
     throw io::input_error(path + ": not a butterfly checkpoint (bad magic bytes)");
   if (bytes.size() < sizeof magic + 8) throw io::input_error(path + ": checkpoint is truncated");
   const std::size_t body = bytes.size() - 8;
@@ -149,6 +153,7 @@ checkpoint load_checkpoint(const std::string& path) {
   c.s.theta = d.array<float>();
   c.s.phi = d.array<float>();
   c.s.z = d.array<std::int32_t>();
+  if (bytes[version_byte] != '1') c.s.kept = d.array<std::uint16_t>();
   c.history = d.array<metrics_record>();
   if (!d.done()) throw io::input_error(path + ": checkpoint has trailing bytes");
   return c;

@@ -1,5 +1,6 @@
 #include "butterfly/lda/sampler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -86,7 +87,10 @@ struct sampler::arrays {
         likelihood_counts(b, holds ? 0 : likelihood.size() * size_of(c.h_.num_topics)),
         likelihood_rows(b, likelihood_counts.size()),
         likelihood_bits(b, holds ? 0 : likelihood.size() * size_of(steps::set_words(c.h_.num_topics))),
-        word_gaps(b, holds ? 0 : size_of(c.docs_.vocab_size)) {}
+        word_gaps(b, holds ? 0 : size_of(c.docs_.vocab_size)),
+        pooled_at(pooled_sweeps(c.how_)),
+        kept(b, pooled_at.size() * host.z.size()),
+        pooled_scale(b, pooled_at.empty() ? 0 : size_of(c.h_.num_topics)) {}
 
   static bool collapsed(const chain& c) { return c.how_.theta_phi == estimator::collapsed; }
   // Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
@@ -151,6 +155,22 @@ struct sampler::arrays {
   kernel_array<float> likelihood_rows;
   kernel_array<std::uint64_t> likelihood_bits;
   kernel_array<double> word_gaps;
+  // sampler_options::average: the iterations whose z the model pools, their topics as they
+  // are run (sweep j at j N), and the pooled sweeps' scale (1 / (pooled n_k + V prior)) of
+  // the iteration scale_at (0: none yet).
+  std::vector<std::uint32_t> pooled_at;
+  kernel_array<std::uint16_t> kept;
+  kernel_array<double> pooled_scale;
+  std::uint32_t scale_at = 0;
+  bool kept_stale = false;
+  // The pooled sweeps run by iteration i, and those pooled with z after it (those before it).
+  std::size_t kept_by(std::uint32_t i) const {
+    return static_cast<std::size_t>(std::upper_bound(pooled_at.begin(), pooled_at.end(), i) - pooled_at.begin());
+  }
+  steps::pooled_topics pooled() const {
+    const auto before = std::lower_bound(pooled_at.begin(), pooled_at.end(), iteration) - pooled_at.begin();
+    return {kept.data(), static_cast<int>(before), static_cast<std::int64_t>(host.z.size())};
+  }
   // swept: n_mk is that of z (mh's sweep keeps it); tables_valid: the sweep's tables
   // (word_buckets and scale_sums, or word_topics) are those of the counts.
   bool swept = false, model_stale = false, tables_valid = false;
@@ -216,7 +236,14 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where, i
     resumed.theta = {};
     resumed.phi = {};
   }
+  std::vector<std::uint16_t> kept = std::move(resumed.kept);
   a_ = std::make_unique<arrays>(c_, b_, std::move(resumed));
+  if (kept.size() != a_->kept_by(a_->iteration) * a_->host.z.size())
+    throw std::invalid_argument("lda::sampler: the state has " + std::to_string(kept.size()) +
+                                " kept topics; after iteration " + std::to_string(a_->iteration) + " the chain pools " +
+                                std::to_string(a_->kept_by(a_->iteration)) + " earlier sweeps of " +
+                                std::to_string(a_->host.z.size()) + " tokens");
+  if (!kept.empty()) b_.copy_to_device(a_->kept.data(), kept.data(), kept.size() * sizeof(std::uint16_t));
   if (sweeps(1)) return;  // sweeps only
   draw_options& o = a_->draw;
   o.method = c_.how_.method;
@@ -277,9 +304,20 @@ iteration_seconds sampler::iterate() {
   const auto t1 = std::chrono::steady_clock::now();
   a_->iteration = o.iteration;
   a_->changed();
+  keep();
   sec.combine = estimate(a_->iteration);
   sec.rest = seconds_since(t1) - sec.combine;
   return sec;
+}
+
+// After a pooled sweep (sampler_options::average): its topics, for the model of the last.
+void sampler::keep() {
+  arrays& a = *a_;
+  const auto at = std::find(a.pooled_at.begin(), a.pooled_at.end(), a.iteration);
+  if (at == a.pooled_at.end()) return;
+  const std::int64_t N = c_.part_.num_tokens();
+  run(steps::keep_topics{a.z.data(), a.kept.data() + (at - a.pooled_at.begin()) * N}, N);
+  a.kept_stale = true;
 }
 
 bool sampler::sweeps(std::uint32_t iteration) const {
@@ -426,9 +464,21 @@ const state& sampler::current() {
     }
   }
   current_z();
+  current_kept();
   a.theta_stale = false;
   a.host.iteration = a.iteration;
   return a.host;
+}
+
+const std::vector<std::uint16_t>& sampler::current_kept() {
+  arrays& a = *a_;
+  if (a.kept_stale || a.host.kept.size() != a.kept_by(a.iteration) * a.host.z.size()) {
+    a.host.kept.resize(a.kept_by(a.iteration) * a.host.z.size());
+    if (!a.host.kept.empty())
+      b_.copy_to_host(a.host.kept.data(), a.kept.data(), a.host.kept.size() * sizeof(std::uint16_t));
+  }
+  a.kept_stale = false;
+  return a.host.kept;
 }
 
 const std::vector<float>& sampler::current_phi() {
@@ -476,9 +526,10 @@ void sampler::theta_rows(std::int64_t first, std::int64_t count, float* out) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
   model_rows(a.theta.data(), first, count, out, [&](float* rows) {
+    const steps::pooled_topics pooled = a.pooled();
     kernel_array<std::int32_t> counts(b_, size_of(count * K));
-    run(steps::topic_counts{a.offsets.data() + first, nullptr, a.z.data(), K, counts.data()}, count);
-    run(steps::posterior_mean_rows{c_.h_.alpha, counts.data(), K, rows}, count);
+    run(steps::topic_counts{a.offsets.data() + first, nullptr, a.z.data(), K, counts.data(), nullptr, pooled}, count);
+    run(steps::posterior_mean_rows{c_.h_.alpha * (pooled.sweeps + 1), counts.data(), K, rows}, count);
   });
 }
 
@@ -487,11 +538,54 @@ void sampler::phi_rows(std::int64_t first, std::int64_t count, float* out) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
   model_rows(a.phi.data(), first, count, out, [&](float* rows) {
+    if (a.pooled().sweeps > 0) return pooled_phi_rows(first, count, rows);
     run(steps::posterior_mean_words{a.word_topic_offsets.data() + first, a.word_bits.data() + first * steps::set_words(K),
                                     a.word_topic_list.data(), a.word_topic_counts.data(), a.scale.data(), K,
                                     c_.h_.beta, rows},
         count);
   });
+}
+
+// phi_rows of a model that pools earlier sweeps: the posterior means of the pooled counts
+// (the priors times the sweeps), rows of counts of the words' tokens in z and in each pooled
+// sweep. With a count combiner the whole corpus's pooled counts are every process's summed
+// (so every process makes its model rows together, as it iterates).
+void sampler::pooled_phi_rows(std::int64_t first, std::int64_t count, float* rows) {
+  arrays& a = *a_;
+  const int K = c_.h_.num_topics;
+  const std::int64_t V = c_.docs_.vocab_size;
+  const steps::pooled_topics pooled = a.pooled();
+  const double prior = c_.h_.beta * (pooled.sweeps + 1);
+  const auto scale = [&](auto&& partials) {
+    partials();
+    run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * prior, a.pooled_scale.data(),
+                          nullptr},
+        K);
+  };
+  if (c_.combine_) {
+    kernel_array<std::int32_t> counts(b_, size_of(V * K));
+    run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, counts.data(), nullptr, pooled},
+        V);
+    counts.update_on_host(c_.combine_);
+    scale([&] {
+      run(steps::column_partials<std::int32_t, std::int64_t>{counts.data(), V, K, a.count_partial.data()}, a.chunks * K);
+    });
+    run(steps::posterior_mean_entries{counts.data() + first * K, a.pooled_scale.data(), K, prior, rows}, count * K);
+    return;
+  }
+  // The scale once per iteration: the trainer asks for phi a chunk of rows at a time.
+  if (a.scale_at != a.iteration) {
+    scale([&] {
+      run(steps::token_partials{a.z.data(), c_.part_.num_tokens(), a.chunks, K, a.count_partial.data(), pooled},
+          a.chunks);
+    });
+    a.scale_at = a.iteration;
+  }
+  kernel_array<std::int32_t> counts(b_, size_of(count * K));
+  run(steps::topic_counts{a.word_offsets.data() + first, a.word_tokens.data(), a.z.data(), K, counts.data(), nullptr,
+                          pooled},
+      count);
+  run(steps::posterior_mean_entries{counts.data(), a.pooled_scale.data(), K, prior, rows}, count * K);
 }
 
 std::vector<double> sampler::log_likelihood_partials() {

@@ -70,7 +70,32 @@ struct sampler_options {
   // document starts with at most S topics (steps::initial_topics). Any estimator; the
   // trainer's default is default_start_topics.
   std::uint32_t start_topics = 0;
+  // The model of a chain that holds only z (estimator::collapsed without a burn-in; see
+  // pooled_sweeps): with average >= 2 and a run of `iterations` >= pooling_from, theta and phi
+  // after its last iteration are the posterior means of the topics of that sweep and of
+  // average - 1 earlier ones, pooled (their counts added, the priors times average). 0 or 1:
+  // the last sweep's alone. z does not depend on either.
+  std::uint32_t average = 1;
+  std::uint32_t iterations = 0;  // the run's length, for average
 };
+
+// Runs shorter than this keep the last sweep's model: a chain that still moves is worse
+// averaged (bench/RESULTS.md, issue 23, eleventh session: +0.5 % after 50 iterations, +2 %
+// after 20 on wiki-lead K = 1000; -0.4 to -1.0 % from 100 on ap, 20news and wiki-lead).
+inline constexpr std::uint32_t pooling_from = 100;
+// The most sweeps a model pools (each costs 2 bytes per token).
+inline constexpr std::uint32_t max_average = 16;
+
+// The iterations before the last whose z the model pools (sampler_options::average), in
+// increasing order: average - 1 of them, d = max(1, iterations / (8 (average - 1))) apart,
+// the last d before `iterations`, so the pooled sweeps span the run's last eighth. Empty
+// where the chain keeps the last sweep's model (average <= 1, a run shorter than
+// pooling_from, an estimator other than collapsed, or a burn-in).
+std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how);
+
+// The average of butterfly-lda train and butterfly.LDA unless one is given: 4 for
+// estimator::collapsed without a burn-in (the chains whose model is made from z), else 1.
+std::uint32_t default_average(estimator e, std::uint32_t burn_in);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
 // training corpus of num_docs documents and K topics: 4 where there are at least 16 documents
@@ -129,6 +154,9 @@ struct state {
   std::vector<float> theta;      // M x K row-major, each row sums to 1 (the shard's rows)
   std::vector<float> phi;        // V x K row-major, each column sums to 1
   std::vector<std::int32_t> z;   // N topic assignments of the last iteration (the shard's)
+  // The topics of the pooled_sweeps already run (iteration at or after them), sweep by sweep,
+  // N each: what the model pools besides z (empty where nothing is pooled).
+  std::vector<std::uint16_t> kept;
 };
 
 struct iteration_seconds {

@@ -30,7 +30,8 @@ class sampler {
   // sampler. Throws std::runtime_error when `where` cannot run here.
   explicit sampler(const chain& c, const detail::executor& where = detail::configured_executor());
   // Continues from `resumed` (e.g. a checkpoint), copied to the backend; std::invalid_argument
-  // when its sizes do not fit the chain's documents and topics. Where the sampler makes
+  // when its sizes do not fit the chain's documents and topics, or its kept topics the sweeps
+  // the chain has pooled by its iteration (sampler_options::average). Where the sampler makes
   // theta and phi from z (holds_model() false) they may be empty, and given they are dropped.
   sampler(const chain& c, state resumed, const detail::executor& where = detail::configured_executor());
   ~sampler();
@@ -47,10 +48,14 @@ class sampler {
   // (what a checkpoint of a chain whose theta and phi are z's needs: holds_model).
   const std::vector<float>& current_phi();
   const std::vector<std::int32_t>& current_z();
+  // The topics of the earlier sweeps the model pools, as state::kept holds them (what a
+  // checkpoint needs besides z: sampler_options::average).
+  const std::vector<std::uint16_t>& current_kept();
   // Rows [first, first + count) of the current theta (the shard's documents) or phi (words)
   // into out (count x K floats, host memory): current()'s values without a host copy of the
   // whole model (the trainer writes its files through these). std::invalid_argument when
-  // the rows do not exist.
+  // the rows do not exist. Where the chain pools sweeps (sampler_options::average), the
+  // posterior means of the topics of z and of the pooled sweeps before this iteration.
   void theta_rows(std::int64_t first, std::int64_t count, float* out);
   void phi_rows(std::int64_t first, std::int64_t count, float* out);
   // Whether the sampler keeps theta and phi as arrays. Not for estimator::collapsed without a
@@ -81,6 +86,8 @@ class sampler {
   bool sweeping() const;  // estimator::collapsed or mh: z drawn by document sweeps after the burn-in
   bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by sweep
   void sweep(std::uint32_t iteration);         // estimator::collapsed's or mh's z draw
+  void keep();                                 // z into the kept sweeps, after a pooled sweep
+  void pooled_phi_rows(std::int64_t first, std::int64_t count, float* rows);
   void make_tables();                          // the sweep's tables, when not valid
   void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
   void refresh_model();    // estimator::collapsed and mh: posterior_means, when stale

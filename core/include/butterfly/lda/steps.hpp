@@ -103,10 +103,27 @@ struct initial_topics {
   }
 };
 
+// Earlier sweeps' topics counted with z's (sampler_options::average): sweeps arrays of 16-bit
+// topics, `stride` apart, indexed as z is. None by default.
+struct pooled_topics {
+  const std::uint16_t* topics = nullptr;
+  int sweeps = 0;
+  std::int64_t stride = 0;
+};
+
+// Element t: kept[t] = z[t], a topic below 65,536 (lda::chain's K at most), as 16 bits.
+struct keep_topics {
+  const std::int32_t* z;
+  std::uint16_t* kept;
+  static constexpr std::int64_t grain = 1 << 14;
+  BUTTERFLY_FN void operator()(std::int64_t t) const { kept[t] = static_cast<std::uint16_t>(z[t]); }
+};
+
 // Element r: row r of counts (rows x K), the topics of the tokens of row r of a CSR:
 // tokens [offsets[r], offsets[r + 1]) themselves (n_mk: a document's tokens are
 // contiguous), or tokens[i] for i in that range (n_wk: the tokens grouped by word). Each row
-// is written by one element, so no atomics are needed.
+// is written by one element, so no atomics are needed. With `pooled`, the same tokens'
+// topics in the pooled sweeps too.
 // With `listed` (the words' rows, estimator::mh in one process): also row r's list of its
 // tokens' topics in listed[offsets[r], offsets[r + 1]) (word_topics' list, metropolis.hpp),
 // as its tokens' topics are counted: a short list by sorting them as they come (n^2 / 4
@@ -118,6 +135,7 @@ struct topic_counts {
   int K;
   std::int32_t* counts;
   std::int32_t* listed = nullptr;
+  pooled_topics pooled = {};
   static constexpr std::int64_t grain = 64;
   BUTTERFLY_FN void operator()(std::int64_t r) const {
     std::int32_t* n = counts + r * K;
@@ -126,8 +144,10 @@ struct topic_counts {
     std::int32_t* list = listed ? listed + begin : nullptr;
     const bool sort = list && length * length <= 4 * static_cast<std::int64_t>(K);
     for (std::int64_t i = 0; i < length; ++i) {
-      const std::int32_t k = z[tokens ? tokens[begin + i] : begin + i];
+      const std::int64_t t = tokens ? tokens[begin + i] : begin + i;
+      const std::int32_t k = z[t];
       ++n[k];
+      for (int s = 0; s < pooled.sweeps; ++s) ++n[pooled.topics[s * pooled.stride + t]];
       if (sort) {  // insertion sort, as the topics come
         std::int64_t j = i;
         for (; j > 0 && list[j - 1] > k; --j) list[j] = list[j - 1];
@@ -141,12 +161,13 @@ struct topic_counts {
 // Element c: row c of partial (chunks x K) counts the topics of the tokens in chunk c (the
 // tokens cut into `chunks` equal ranges): with mean_scale, n_k from z in O(tokens), the same
 // integers as column_partials of n_wk in O(V K). Not with a count combiner (MPI), whose
-// combined n_wk covers tokens this z does not.
+// combined n_wk covers tokens this z does not. With `pooled`, the pooled sweeps' topics too.
 struct token_partials {
   const std::int32_t* z;
   std::int64_t tokens, chunks;
   int K;
   std::int64_t* partial;
+  pooled_topics pooled = {};
   static constexpr std::int64_t grain = 1;
   BUTTERFLY_FN void operator()(std::int64_t c) const {
     const std::int64_t length = (tokens + chunks - 1) / chunks;
@@ -154,6 +175,8 @@ struct token_partials {
     std::int64_t* p = partial + c * K;
     for (int k = 0; k < K; ++k) p[k] = 0;
     for (std::int64_t t = c * length; t < end; ++t) ++p[z[t]];
+    for (int s = 0; s < pooled.sweeps; ++s)
+      for (std::int64_t t = c * length; t < end; ++t) ++p[pooled.topics[s * pooled.stride + t]];
   }
 };
 
@@ -450,7 +473,7 @@ struct likelihood_blocks {
 };
 
 // One of the steps; a class (not an alias) so the backend seam can declare it.
-class any : public std::variant<initial_topics, topic_counts, posterior_mean_rows,
+class any : public std::variant<initial_topics, keep_topics, topic_counts, posterior_mean_rows,
                                 column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
                                 posterior_mean_entries, posterior_mean_words, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
