@@ -137,7 +137,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   for (CLI::Option* o : options_of(cmd))
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
   cmd.callback([&cmd, &a, out, quiet, resume, average] {
-    if (a.average.value_or(1) > 1 && (a.estimator != "collapsed" || a.burn_in > 0))
+    if (a.average.value_or(1) > 1 && !lda::model_from_z(lda::parse_estimator(a.estimator), a.burn_in))
       throw CLI::ValidationError(average->get_name(), "pools sweeps only with --estimator collapsed and no --burn-in, "
                                                       "got --average " + std::to_string(*a.average) +
                                                       " with --estimator " + a.estimator +

@@ -1,6 +1,5 @@
 // butterfly-lda train: load the run (or resume it from its checkpoint), iterate with
 // evaluations and checkpoints, write the model.
-#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -263,9 +262,7 @@ class training_run {
     // Sweep by sweep (a rank may hold no tokens, but every rank takes part in each gather).
     const std::vector<std::uint16_t>& kept = sampler_->current_kept();
     const auto n = static_cast<std::ptrdiff_t>(sampler_->current_z().size());
-    const std::vector<std::uint32_t> pooled = lda::pooled_sweeps(chain_.options());
-    const auto sweeps = std::upper_bound(pooled.begin(), pooled.end(), whole.iteration) - pooled.begin();
-    for (std::ptrdiff_t j = 0; j < sweeps; ++j) {
+    for (std::ptrdiff_t j = 0; j < static_cast<std::ptrdiff_t>(sampler_->kept_sweeps()); ++j) {
       const std::vector<std::uint16_t> sweep =
           world_.gather(std::vector<std::uint16_t>(kept.begin() + j * n, kept.begin() + (j + 1) * n));
       whole.kept.insert(whole.kept.end(), sweep.begin(), sweep.end());

@@ -32,9 +32,7 @@ bool sweeping(estimator e) { return e == estimator::collapsed || e == estimator:
 // and phi are functions of z, made where they are read (model_rows, likelihood_blocks).
 // Those three arrays were 85 % of the peak memory at K = 1000 (bench/RESULTS.md, issue 23,
 // eighth session).
-bool holds_model(const chain& c) {
-  return c.options().theta_phi != estimator::collapsed || c.options().burn_in > 0;
-}
+bool holds_model(const chain& c) { return !model_from_z(c.options().theta_phi, c.options().burn_in); }
 
 // Documents that collapsed_documents sweeps at once, each with its slot of scratch rows
 // (16 K bytes): on the host enough to keep every thread busy between the batches' joins, on
@@ -470,10 +468,12 @@ const state& sampler::current() {
   return a.host;
 }
 
+std::size_t sampler::kept_sweeps() const { return a_->kept_by(a_->iteration); }
+
 const std::vector<std::uint16_t>& sampler::current_kept() {
   arrays& a = *a_;
-  if (a.kept_stale || a.host.kept.size() != a.kept_by(a.iteration) * a.host.z.size()) {
-    a.host.kept.resize(a.kept_by(a.iteration) * a.host.z.size());
+  if (a.kept_stale || a.host.kept.size() != kept_sweeps() * a.host.z.size()) {
+    a.host.kept.resize(kept_sweeps() * a.host.z.size());
     if (!a.host.kept.empty())
       b_.copy_to_host(a.host.kept.data(), a.kept.data(), a.host.kept.size() * sizeof(std::uint16_t));
   }

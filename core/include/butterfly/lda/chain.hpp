@@ -90,11 +90,16 @@ inline constexpr std::uint32_t max_average = 16;
 // increasing order: average - 1 of them, d = max(1, iterations / (8 (average - 1))) apart,
 // the last d before `iterations`, so the pooled sweeps span the run's last eighth. Empty
 // where the chain keeps the last sweep's model (average <= 1, a run shorter than
-// pooling_from, an estimator other than collapsed, or a burn-in).
+// pooling_from, or a model not made from z).
 std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how);
 
-// The average of butterfly-lda train and butterfly.LDA unless one is given: 4 for
-// estimator::collapsed without a burn-in (the chains whose model is made from z), else 1.
+// Whether a chain's theta and phi are made from z where they are read (estimator::collapsed
+// without a burn-in: its iterations read only z and the tables made from it), rather than kept
+// by the sampler (sampler::holds_model); only such a chain pools sweeps (average).
+bool model_from_z(estimator e, std::uint32_t burn_in);
+
+// The average of butterfly-lda train and butterfly.LDA unless one is given: 4 where the model
+// is made from z (model_from_z), else 1.
 std::uint32_t default_average(estimator e, std::uint32_t burn_in);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a

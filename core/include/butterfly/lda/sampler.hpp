@@ -51,6 +51,9 @@ class sampler {
   // The topics of the earlier sweeps the model pools, as state::kept holds them (what a
   // checkpoint needs besides z: sampler_options::average).
   const std::vector<std::uint16_t>& current_kept();
+  // How many such sweeps it has kept by now (current_kept() holds that many times the
+  // shard's tokens; the same number on every process of a run).
+  std::size_t kept_sweeps() const;
   // Rows [first, first + count) of the current theta (the shard's documents) or phi (words)
   // into out (count x K floats, host memory): current()'s values without a host copy of the
   // whole model (the trainer writes its files through these). std::invalid_argument when
