@@ -4,6 +4,7 @@
 
 #include "support.hpp"
 
+using butterfly::io::survives;
 using butterfly::io::write_atomic;
 
 namespace {
@@ -16,13 +17,16 @@ std::size_t entries(const std::filesystem::path& dir) {
 }
 }  // namespace
 
+// Each case for both promises: what fsync adds cannot be seen without a crash, but it must not
+// change what the file holds or how a failure is reported.
 TEST_CASE("atomic_file: writes a new file and replaces an old one", "[io][atomic]") {
+  const survives what = GENERATE(survives::kill, survives::power_loss);
   io_test::temp_dir dir;
   const auto p = dir.path("out.txt");
-  write_atomic(p, [](std::ostream& out) { out << "first\n"; });
+  write_atomic(p, [](std::ostream& out) { out << "first\n"; }, what);
   CHECK(slurp(p) == "first\n");
   const std::string big(300000, 'x');  // larger than the write buffer
-  write_atomic(p, [&](std::ostream& out) { out << big; });
+  write_atomic(p, [&](std::ostream& out) { out << big; }, what);
   CHECK(slurp(p) == big);
   CHECK(entries(dir.root()) == 1);
   // Created with 0666 minus the umask, like any other file, not mkstemp's 0600.
@@ -34,33 +38,38 @@ TEST_CASE("atomic_file: writes a new file and replaces an old one", "[io][atomic
 }
 
 TEST_CASE("atomic_file: a throwing writer leaves the old file and no temporary", "[io][atomic]") {
+  const survives what = GENERATE(survives::kill, survives::power_loss);
   io_test::temp_dir dir;
   const auto p = dir.write("out.txt", "old content\n");
-  REQUIRE_THROWS_WITH(write_atomic(p,
-                                   [](std::ostream& out) {
-                                     out << std::string(100000, 'y');
-                                     throw std::logic_error("writer failed");
-                                   }),
+  REQUIRE_THROWS_WITH(write_atomic(
+                          p,
+                          [](std::ostream& out) {
+                            out << std::string(100000, 'y');
+                            throw std::logic_error("writer failed");
+                          },
+                          what),
                       "writer failed");
   CHECK(slurp(p) == "old content\n");
   CHECK(entries(dir.root()) == 1);
 
   const auto fresh = dir.path("fresh.txt");
-  REQUIRE_THROWS_AS(write_atomic(fresh, [](std::ostream&) { throw std::runtime_error("no"); }), std::runtime_error);
+  REQUIRE_THROWS_AS(write_atomic(fresh, [](std::ostream&) { throw std::runtime_error("no"); }, what),
+                    std::runtime_error);
   CHECK_FALSE(std::filesystem::exists(fresh));
   CHECK(entries(dir.root()) == 1);
 }
 
 TEST_CASE("atomic_file: failures name the path and the system error", "[io][atomic]") {
+  const survives what = GENERATE(survives::kill, survives::power_loss);
   io_test::temp_dir dir;
   const auto p = dir.path("no-such-dir/out.txt");
-  REQUIRE_THROWS_WITH(write_atomic(p, [](std::ostream& out) { out << "x"; }),
+  REQUIRE_THROWS_WITH(write_atomic(p, [](std::ostream& out) { out << "x"; }, what),
                       Catch::StartsWith(p + ": cannot create temporary file") && Catch::Contains("No such file"));
   // Renaming a file over a non-empty directory fails after the data was written.
   const auto target = dir.path("occupied");
   std::filesystem::create_directory(target);
   dir.write("occupied/keep", "k");
-  REQUIRE_THROWS_WITH(write_atomic(target, [](std::ostream& out) { out << "x"; }),
+  REQUIRE_THROWS_WITH(write_atomic(target, [](std::ostream& out) { out << "x"; }, what),
                       Catch::StartsWith(target + ": cannot rename"));
   CHECK(entries(dir.root()) == 1);
   CHECK(slurp(dir.path("occupied/keep")) == "k");

@@ -76,7 +76,7 @@ int create_temporary(const std::string& path, std::string& temporary) {
 
 }  // namespace
 
-void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer) {
+void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer, survives what) {
   std::string temporary;
   int fd = create_temporary(path, temporary);
   try {
@@ -87,7 +87,7 @@ void write_atomic(const std::string& path, const std::function<void(std::ostream
       out.flush();
       if (!out) fail(path, "cannot write " + temporary, buffer.error() ? buffer.error() : EIO);
     }
-    if (::fsync(fd) != 0) fail(path, "cannot fsync " + temporary, errno);
+    if (what == survives::power_loss && ::fsync(fd) != 0) fail(path, "cannot fsync " + temporary, errno);
     const int closed = ::close(fd);
     fd = -1;
     if (closed != 0) fail(path, "cannot close " + temporary, errno);
@@ -97,6 +97,7 @@ void write_atomic(const std::string& path, const std::function<void(std::ostream
     ::unlink(temporary.c_str());
     throw;
   }
+  if (what == survives::kill) return;
   // The rename is durable only once the directory entry is on disk.
   const std::string directory = directory_of(path);
   const int dir = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -122,7 +122,7 @@ void save_checkpoint(const std::string& path, const checkpoint& c,
       halfway();
     }
     out.write(e.bytes.data() + half, static_cast<std::streamsize>(e.bytes.size()) - half);
-  });
+  }, io::survives::power_loss);
 }
 
 checkpoint load_checkpoint(const std::string& path) {

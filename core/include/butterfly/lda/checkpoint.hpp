@@ -33,8 +33,8 @@ struct checkpoint {
 // File layout (little-endian): "BFLYCKP2", the fields above in order (strings and vectors
 // as a u64 length then their bytes; the state's iteration, theta, phi, z and kept), then the
 // CRC-32 (zlib) of everything before it as a u64. "BFLYCKP1" files (written before
-// state::kept) load with kept empty. Written with io::write_atomic: a kill leaves the
-// previous checkpoint intact.
+// state::kept) load with kept empty. Written with io::write_atomic to survive a power
+// loss: a kill, or a crash of the machine, leaves the previous checkpoint intact.
 // `halfway`, if set, runs when half of the bytes are written: a test hook, so a test can
 // kill the process in the middle of a checkpoint.
 void save_checkpoint(const std::string& path, const checkpoint& c,
