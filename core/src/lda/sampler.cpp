@@ -416,9 +416,9 @@ void sampler::sweep(std::uint32_t iteration) {
   }
   for (std::int64_t first = 0; first < M; first += a.slots)
     run(steps::collapsed_documents{a.offsets.data(), a.words.data(), a.word_topic_offsets.data(), a.word_bits.data(),
-                                   a.word_topic_counts.data(), a.word_sums.data(), a.totals.data(), a.scale.data(),
-                                   a.scale_sum.data(), K, c_.h_.alpha, c_.h_.beta, prior_total, c_.seed_,
-                                   first_token, iteration, a.z.data(), first,
+                                   a.word_topic_list.data(), a.word_topic_counts.data(), a.word_sums.data(),
+                                   a.totals.data(), a.scale.data(), a.scale_sum.data(), K, c_.h_.alpha, c_.h_.beta,
+                                   prior_total, c_.seed_, first_token, iteration, a.z.data(), first,
                                    a.doc_counts.data(), a.doc_bits.data(), a.picks.data(), a.weights.data()},
         std::min(a.slots, M - first));
 }

@@ -37,10 +37,6 @@
 
 #include "butterfly/detail/config.hpp"
 
-#if defined(__BMI2__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-#include <immintrin.h>
-#endif
-
 namespace butterfly::detail {
 
 // The lowest and the highest set bit of x != 0: the first and last lane of a ballot.
@@ -67,18 +63,6 @@ BUTTERFLY_FN int set_bits(std::uint64_t x) {
   return __popcll(x);
 #else
   return __builtin_popcountll(x);
-#endif
-}
-
-// The place of x's (n + 1)-th lowest set bit (n < set_bits(x)): a topic set's n-th topic
-// (lda/collapsed.hpp). BMI2's pdep deposits bit n of 1 << n at it; elsewhere the n lower
-// set bits are cleared one by one.
-BUTTERFLY_FN int nth_set_bit(std::uint64_t x, int n) {
-#if defined(__BMI2__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  return lowest_set_bit(_pdep_u64(std::uint64_t{1} << n, x));
-#else
-  for (; n > 0; --n) x &= x - 1;
-  return lowest_set_bit(x);
 #endif
 }
 

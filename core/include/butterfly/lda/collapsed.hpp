@@ -118,25 +118,15 @@ BUTTERFLY_FN void prefetch(const void* p) {
 #endif
 }
 
-// The first place in sums[0, n) whose running sum exceeds v (n - 1 when none does). Each
-// halving picks its half by a select, not a jump: which half is as likely as not, so a jump
-// would be mispredicted at every other level.
+// The first place in sums[0, n) whose running sum exceeds v (n - 1 when none does).
 BUTTERFLY_FN std::int64_t first_above(const double* sums, std::int64_t n, double v) {
-  std::int64_t base = 0, left = n;  // the place is in [base, base + left] (n: none)
-  while (left > 1) {
-    const std::int64_t half = left / 2;
-    base = sums[base + half - 1] > v ? base : base + half;
-    left -= half;
+  std::int64_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (sums[mid] > v) hi = mid;
+    else lo = mid + 1;
   }
-  return base + 1 < n && !(sums[base] > v) ? base + 1 : base;
-}
-
-// The topic at place e of a topic set of K topics in topic order (e < its topics): what the
-// entries' topic list holds there, found in the set's words, which the caller has in cache.
-BUTTERFLY_FN int nth_topic(const std::uint64_t* set, std::int64_t e) {
-  int j = 0;
-  for (int c; e >= (c = detail::set_bits(set[j])); ++j) e -= c;
-  return 64 * j + detail::nth_set_bit(set[j], static_cast<int>(e));
+  return lo;
 }
 
 // A search of running sums sums[0, n) for v without place `skip` (o's: its interval of the
@@ -161,7 +151,8 @@ struct collapsed_documents {
   const std::int32_t* words;         // the shard's
   const std::int64_t* word_entries;  // word_buckets' entries, V + 1
   const std::uint64_t* word_bits;    // word_buckets' topic sets of the previous iteration's counts
-  const std::int32_t* word_counts;   // word_buckets' counts and running sums
+  const std::int32_t* word_topics;   // word_buckets' topics, counts and running sums
+  const std::int32_t* word_counts;
   const double* word_sums;
   const std::int64_t* totals;  // n_k of the previous iteration, K
   const double* scale;         // s_k = 1 / (n_k + V beta), K
@@ -229,12 +220,6 @@ struct collapsed_documents {
         prefetch(word_counts + p);
         prefetch(word_sums + p);
         prefetch(word_sums + last);
-        // The first two probes of a search of the word's running sums (first_above), should
-        // the next draw fall in A.
-        const std::int64_t half = (last - next_at + 1) / 2;
-        prefetch(word_sums + next_at + half / 2);
-        prefetch(word_sums + next_at + half - 1);
-        prefetch(word_sums + next_at + half + half / 2);
       }
       // The token leaves its document.
       if (--n[o] == 0) set[o / 64] &= ~(std::uint64_t{1} << (o % 64));
@@ -293,7 +278,7 @@ struct collapsed_documents {
               walked += static_cast<double>(n[i]) * scale[i];
             }
         } else if ((u -= r) < a) {
-          k = nth_topic(word_set, search_without(word_sum, entries, u / alpha, o_entry));
+          k = word_topics[at + search_without(word_sum, entries, u / alpha, o_entry)];
         } else {
           k = static_cast<int>(search_without(scale_sum, K, (u - a) / (alpha * beta), o));
         }
