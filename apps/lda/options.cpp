@@ -104,7 +104,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   cmd.add_option("--start-topics", a.start_topics,
                  "iteration 0: each document's first S tokens get topics uniformly at random and every later "
                  "token one of theirs, so a document starts with at most S topics; 0 = every token's topic "
-                 "uniform (default: 1 where the training documents are at least 64 per topic, 4 where at least 16, "
+                 "uniform (default: 1 where the training documents are at least 128 per topic, 4 where at least 16, "
                  "else 0)")
       ->type_name("S")->check(CLI::Range(0u, 1u << 24));
   CLI::Option* average = cmd.add_option(

@@ -64,7 +64,7 @@ class LDA:
       width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
       start_topics      topics each document starts with (--start-topics; 0 = every token's
                         initial topic uniform; None = the CLI's default: 1 where the documents
-                        are at least 64 per topic, 4 where at least 16, else 0)
+                        are at least 128 per topic, 4 where at least 16, else 0)
       average           sweeps pooled into the model (--average): with estimator="collapsed" and
                         max_iter >= 100, components_ and doc_topic_ are the posterior means of
                         the pooled topics of the last iteration and average - 1 earlier ones

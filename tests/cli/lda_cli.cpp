@@ -271,7 +271,7 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
   const auto defaults = nlohmann::json::parse(slurp(ws.path("default/model.json")));
   CHECK(defaults.at("estimator") == "collapsed");
   CHECK(defaults.at("width") == butterfly::default_width());
-  // About 108 training documents for 6 topics, 16-63 per topic: lda::default_start_topics.
+  // About 108 training documents for 6 topics, 16-127 per topic: lda::default_start_topics.
   CHECK(defaults.at("start_topics") == 4);
 }
 // The default model of a run of 100 iterations pools the sweeps 88, 92 and 96 with the last

@@ -153,9 +153,9 @@ TEST_CASE("lda: start_topics S: each document's first S tokens keep the uniform 
         lda::chain(d.view(), {K, 0.1, 0.01}, seed, how, second, {}).initial_state().z;
     CHECK(part == std::vector<std::int32_t>(z.begin() + second.first_token, z.begin() + second.end_token));
   }
-  // The trainer's default: 1 from 64 documents per topic up, 4 from 16, else the uniform start.
-  CHECK(lda::default_start_topics(64 * 240, 240) == 1);
-  CHECK(lda::default_start_topics(64 * 240 - 1, 240) == 4);
+  // The trainer's default: 1 from 128 documents per topic up, 4 from 16, else the uniform start.
+  CHECK(lda::default_start_topics(128 * 240, 240) == 1);
+  CHECK(lda::default_start_topics(128 * 240 - 1, 240) == 4);
   CHECK(lda::default_start_topics(16 * 240, 240) == 4);
   CHECK(lda::default_start_topics(16 * 240 - 1, 240) == 0);
   CHECK(lda::default_start_topics(0, 1) == 0);

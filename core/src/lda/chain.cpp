@@ -74,7 +74,7 @@ const char* estimator_name(estimator e) {
 
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
   const std::int64_t K = num_topics;
-  return num_docs >= 64 * K ? 1 : num_docs >= 16 * K ? 4 : 0;
+  return num_docs >= 128 * K ? 1 : num_docs >= 16 * K ? 4 : 0;
 }
 
 bool model_from_z(estimator e, std::uint32_t burn_in) { return e == estimator::collapsed && burn_in == 0; }

@@ -103,16 +103,17 @@ bool model_from_z(estimator e, std::uint32_t burn_in);
 std::uint32_t default_average(estimator e, std::uint32_t burn_in);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
-// training corpus of num_docs documents and K topics: 1 where there are at least 64 documents
+// training corpus of num_docs documents and K topics: 1 where there are at least 128 documents
 // per topic, 4 where there are at least 16, else 0 (the uniform start). Starting each document
-// with S topics seeds each topic with the tokens of about num_docs * S / K documents, so both
-// thresholds give a topic those of at least 64. Fewer start topics make the model better early
-// (20news and wiki-lead, 5-10 iterations: S = 4 4-13 % below the uniform start, S = 1 another
-// 4-11 % below S = 4), but where a topic starts from the tokens of few documents the chain
-// keeps their imprint and ends worse (ap at K = 1000, about 9 per topic with S = 4: 1.5 % after
-// 400 iterations; 20news at K = 1000, 17 with S = 1: 0.4 % after 90-200). S = 2 is not used:
-// on wiki-lead at K = 1000 (57 documents per topic) it ended 1.0 % above S = 4 after 200
-// iterations on two seeds. bench/RESULTS.md, issue 23, seventh and thirteenth sessions.
+// with S topics seeds each topic with the tokens of about num_docs * S / K documents. Fewer
+// start topics make the model better early (20news and wiki-lead, 5-10 iterations: S = 4 4-13 %
+// below the uniform start, S = 1 another 4-11 % below S = 4), but where a topic starts from the
+// tokens of few documents the chain keeps their imprint and is worse later: with S = 4, ap at
+// K = 1000 (about 9 per topic) 1.5 % after 400 iterations; with S = 1, 20news at K = 240 (70)
+// 0.5-0.6 % at 100-150 iterations and 20news at K = 1000 (17) 0.4 % at 90-200; wiki-lead at K
+// = 240 (238) no worse than another seed. S = 2 is not used: on wiki-lead at K = 1000 (57 per
+// topic) it ended 1.0 % above S = 4 after 200 iterations on two seeds. bench/RESULTS.md,
+// issue 23, seventh and thirteenth sessions.
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics);
 
 // Documents as the sampler sees them: CSR over word ids in [0, vocab_size).
