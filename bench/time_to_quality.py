@@ -4,7 +4,8 @@
 For every corpus x K x estimator x iteration count, trains butterfly-lda once in a fresh
 process (alpha = 50/K, beta = 0.01, --threads via OMP_NUM_THREADS), timed wall-clock from
 start to exit (start-up, reading the corpus and writing the model included, as the peers
-were timed), with the child's peak RSS (os.wait4's ru_maxrss); scores each phi.npy with
+were timed; each run after a sync, so that no earlier run's files are still being written
+back), with the child's peak RSS (os.wait4's ru_maxrss); scores each phi.npy with
 ../shared/eval/heldout.py (the evaluator the peers were scored with).
 
     bench/time_to_quality.py --build build-bench-openmp [--corpus ap,20news,wiki-lead]
@@ -181,6 +182,10 @@ def train(binary, corpus, k, estimator, iterations, threads, width, out):
     if width:
         cmd += ["--width", str(width)]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    # Every run starts on a quiet disk: the earlier runs' model files (376 MB a run on
+    # wiki-lead at K = 1000) are written back first, not while this run writes its own
+    # (bench/RESULTS.md, issue 23, fourteenth session).
+    os.sync()
     with open(out + ".stderr", "w+") as err:
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
