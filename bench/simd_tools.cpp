@@ -31,7 +31,9 @@ int main() {
 #include <cstdint>
 #include <cstring>
 #include <experimental/simd>
+#include <iterator>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <hwy/highway.h>
@@ -83,8 +85,8 @@ typedef float v8f __attribute__((vector_size(32)));
 typedef std::int32_t v8i __attribute__((vector_size(32)));
 template <int D>
 inline v8f xor_shuffle(v8f x) {
-  const v8i idx = {0 ^ D, 1 ^ D, 2 ^ D, 3 ^ D, 4 ^ D, 5 ^ D, 6 ^ D, 7 ^ D};
-  return __builtin_shuffle(x, idx);
+  // Constant indices: the one shuffle builtin GCC (12 and later) and clang share.
+  return __builtin_shufflevector(x, x, 0 ^ D, 1 ^ D, 2 ^ D, 3 ^ D, 4 ^ D, 5 ^ D, 6 ^ D, 7 ^ D);
 }
 template <int D>
 inline void round_ext(v8f* v, int n) {
@@ -224,21 +226,25 @@ int main(int argc, char** argv) {
     kernel k;
   } tools[] = {{"arrays", arrays}, {"vector_ext", vector_ext}, {"xsimd", xsimd_tool}, {"highway", highway},
                {"std_simd", std_simd}};
+  // Only a tool whose sums equal the plain arrays' bit for bit is timed. One that differs is
+  // named and left out: clang 14 with libstdc++ 12's std::experimental::simd at AVX-512
+  // leaves its where() assignments undone (bench/RESULTS.md, issue 23, fifteenth session).
   inputs want;
   arrays(want);
+  benchmark::Initialize(&argc, argv);
+  int equal = 0;
   for (const auto& t : tools) {
     inputs got;
     t.k(got);
     if (std::memcmp(got.out.data(), want.out.data(), want.out.size() * sizeof(float)) != 0) {
-      std::fprintf(stderr, "butterfly-bench-simd-tools: %s differs from the plain arrays\n", t.name);
-      return 1;
+      std::fprintf(stderr, "butterfly-bench-simd-tools: %s differs from the plain arrays: not timed\n", t.name);
+      continue;
     }
-  }
-  std::printf("butterfly-bench-simd-tools: every tool equals the plain arrays bit for bit (%s)\n",
-              hwy::TargetName(HWY_STATIC_TARGET));
-  benchmark::Initialize(&argc, argv);
-  for (const auto& t : tools)
+    ++equal;
     benchmark::RegisterBenchmark((std::string("simd_tools/") + t.name).c_str(), run, t.k)->Unit(benchmark::kMicrosecond);
+  }
+  std::printf("butterfly-bench-simd-tools: %d of %zu tools equal the plain arrays bit for bit (%s)\n", equal,
+              std::size(tools), hwy::TargetName(HWY_STATIC_TARGET));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
