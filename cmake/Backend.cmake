@@ -1,5 +1,6 @@
 # Configure-time backend choice (like Thrust's device system): one of these per build.
-set(BUTTERFLY_BACKENDS serial openmp cuda hip kokkos)
+# emulated: the CUDA/HIP path on the host, its device memory rules enforced (backends/emulated).
+set(BUTTERFLY_BACKENDS serial openmp cuda hip kokkos emulated)
 
 set(BACKEND serial CACHE STRING "Backend to build: ${BUTTERFLY_BACKENDS}")
 set_property(CACHE BACKEND PROPERTY STRINGS ${BUTTERFLY_BACKENDS})

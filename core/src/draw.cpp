@@ -6,21 +6,52 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "butterfly/detail/kernel_array.hpp"
 
 namespace butterfly::detail {
 
-// ---- the executor's defaults
+// ---- host memory, and what every executor keeps in its own
 
-void* executor::allocate(std::size_t bytes) const { return ::operator new(bytes); }
-void executor::release(void* p) const noexcept { ::operator delete(p); }
-void executor::copy_to_device(void* dst, const void* host_src, std::size_t bytes) const {
-  if (bytes > 0) std::memcpy(dst, host_src, bytes);
+namespace {
+
+class host_memory_space final : public memory_space {
+ public:
+  memory where() const override { return memory::host; }
+  void* allocate(const executor&, std::size_t bytes) const override { return ::operator new(bytes); }
+  void release(const executor&, void* p) const noexcept override { ::operator delete(p); }
+  void copy_to_device(void* dst, const void* src, std::size_t bytes, void*) const override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_to_host(void* dst, const void* src, std::size_t bytes, void*) const override {
+    std::memcpy(dst, src, bytes);
+  }
+  std::uint64_t copied_bytes() const override { return 0; }
+};
+
+}  // namespace
+
+const memory_space& host_memory() {
+  static const host_memory_space m;  // trivially destructible: lives until the process ends
+  return m;
 }
-void executor::copy_to_host(void* host_dst, const void* src, std::size_t bytes) const {
-  if (bytes > 0) std::memcpy(host_dst, src, bytes);
+
+// The cached plans (members) go after this, also through the executor's memory space.
+executor::~executor() {
+  if (scratch_) release(scratch_);
+}
+
+executor::scratch_lease executor::scratch(std::size_t bytes) const {
+  std::unique_lock<std::mutex> lock(scratch_mutex_);
+  if (bytes > scratch_bytes_) {
+    if (scratch_) release(std::exchange(scratch_, nullptr));
+    scratch_bytes_ = 0;
+    scratch_ = allocate(bytes);
+    scratch_bytes_ = bytes;
+  }
+  return {scratch_, std::move(lock)};
 }
 
 void executor::for_each(std::int64_t n, std::int64_t chunk, const chunk_body& body) const {
@@ -123,15 +154,16 @@ void draw(const executor& e, const char* fn, const rows_args& kernel, const rows
 
 namespace {
 
-// A host copy of device span s, or s itself (only its size is read) when not needed.
+// A host copy of device span s, made on the caller's stream, or s itself (only its size is
+// read) when not needed.
 template <class T>
 struct readable {
   std::vector<T> copy;
   span<const T> view;
-  readable(const executor& e, span<const T> s, bool needed) : view(s) {
+  readable(const executor& e, span<const T> s, bool needed, void* stream) : view(s) {
     if (!needed) return;
     copy.resize(s.size());
-    if (!s.empty()) e.copy_to_host(copy.data(), s.data(), s.size() * sizeof(T));
+    e.copy_to_host(copy.data(), s.data(), s.size() * sizeof(T), stream);
     view = copy;
   }
 };
@@ -140,16 +172,16 @@ struct readable {
 
 void draw_in_place(const executor& e, const char* fn, const topics_args& k,
                    const draw_options& o, void* stream) {
-  const readable<float> theta(e, k.theta, o.validate), phi(e, k.phi, o.validate);
-  const readable<std::int64_t> offsets(e, k.doc_offsets, true);
-  const readable<std::int32_t> words(e, k.words, true);
+  const readable<float> theta(e, k.theta, o.validate, stream), phi(e, k.phi, o.validate, stream);
+  const readable<std::int64_t> offsets(e, k.doc_offsets, true, stream);
+  const readable<std::int32_t> words(e, k.words, true, stream);
   draw(e, fn, k, {theta.view, phi.view, k.num_topics, offsets.view, words.view, k.z}, o,
        memory::device, stream);
 }
 
 void draw_in_place(const executor& e, const char* fn, const rows_args& k, const draw_options& o,
                    void* stream) {
-  const readable<float> weights(e, k.weights, o.validate);
+  const readable<float> weights(e, k.weights, o.validate, stream);
   draw(e, fn, k, {weights.view, k.num_topics, k.out}, o, memory::device, stream);
 }
 

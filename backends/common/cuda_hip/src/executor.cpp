@@ -5,9 +5,11 @@
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
 #include "butterfly/cuda_hip/runtime.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 
-#include "butterfly/cuda_hip/device_buffer.hpp"
+#include "butterfly/cuda_hip/device_memory.hpp"
 #include "butterfly/cuda_hip/grid.hpp"
 #include "butterfly/detail/draw_warp.hpp"
 #include "butterfly/detail/executor_of.hpp"
@@ -70,7 +72,7 @@ namespace {
 
 class gpu_executor final : public detail::executor_of<gpu_executor, BUTTERFLY_GPU_WIDTHS> {
  public:
-  gpu_executor() { start_runtime(); }
+  gpu_executor() : executor_of(device_memory()) { start_runtime(); }
 
   std::string_view name() const override { return BUTTERFLY_RT_NAME; }
 
@@ -103,17 +105,6 @@ class gpu_executor final : public detail::executor_of<gpu_executor, BUTTERFLY_GP
     return widths;
   }
 
-  detail::memory kernel_memory() const override { return detail::memory::device; }
-  void* allocate(std::size_t bytes) const override { return device_allocate(bytes); }
-  void release(void* p) const noexcept override { device_free(p); }
-  void copy_to_device(void* dst, const void* host_src, std::size_t bytes) const override {
-    cuda_hip::copy_to_device(dst, host_src, bytes);
-  }
-  void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const override {
-    cuda_hip::copy_to_host(host_dst, src, bytes);
-  }
-  std::uint64_t copied_bytes() const override { return cuda_hip::copied_bytes(); }
-
   // On the caller's stream; returns when z is written.
   template <int W, class Algorithm, class Source>
   void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
@@ -121,13 +112,20 @@ class gpu_executor final : public detail::executor_of<gpu_executor, BUTTERFLY_GP
     constexpr int warps_per_block = block_threads / W;
     void (*const k)(Source, std::int32_t*, float*, std::int64_t, std::uint64_t, std::uint32_t,
                     std::uint64_t) = kernel::draw<Algorithm, W, Source>;
-    const std::int64_t blocks = resident_blocks(k, (warps + warps_per_block - 1) / warps_per_block);
-    // Freed on return: launch_and_wait returns when the kernel is done with it.
-    device_buffer<float> scratch(static_cast<std::size_t>(blocks) * warps_per_block *
-                                 scratch_t::floats(l.src.K));
+    // Scratch for the warps that can be resident at once, at most half the free memory (the
+    // warps stride over the rest): kept by the executor between launches (executor::scratch).
+    const std::size_t block_bytes = warps_per_block * scratch_t::floats(l.src.K) * sizeof(float);
+    const std::int64_t affordable = static_cast<std::int64_t>(free_device_bytes() / 2 / block_bytes);
+    if (affordable < 1)
+      throw std::runtime_error("butterfly: K = " + std::to_string(l.src.K) + " needs " + std::to_string(block_bytes) +
+                               " bytes of draw scratch per block; the device has " +
+                               std::to_string(free_device_bytes()) + " free");
+    const std::int64_t blocks =
+        std::min(affordable, resident_blocks(k, (warps + warps_per_block - 1) / warps_per_block));
+    const auto scratch = this->scratch(static_cast<std::size_t>(blocks) * block_bytes);
     const draw_options& o = l.options;
-    launch_and_wait(k, blocks, static_cast<stream_t>(l.stream), l.src, l.z, scratch.data(), warps,
-                    o.seed, o.iteration, o.first_token);
+    launch_and_wait(k, blocks, static_cast<stream_t>(l.stream), l.src, l.z, static_cast<float*>(scratch.data),
+                    warps, o.seed, o.iteration, o.first_token);
   }
 };
 

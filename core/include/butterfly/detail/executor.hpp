@@ -1,7 +1,8 @@
 // The one seam between core/ and a backend (as Ginkgo declares each kernel once and lets each
 // executor define it): what a backend's hardware does and nothing else.
 //   capabilities  its name, whether it can run here, its widths, its host threads
-//   memory space  where its kernels read (host or device), allocate, copy, release
+//   memory space  where its kernels read (host or device), allocate, copy, release: a
+//                 memory_space it is constructed with (memory_space.hpp says why not virtuals)
 //   launches      for_each(n, chunk, body): a host loop over chunks (the LDA's host steps,
 //                 evaluation); for_each_warp(launch): the draw kernel over every warp
 // Everything that computes sits above it: the front door (core/src/draw.cpp) checks the
@@ -14,19 +15,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/host_parallel.hpp"
+#include "butterfly/detail/memory_space.hpp"
 #include "butterfly/detail/sources.hpp"
 #include "butterfly/detail/uploaded_plans.hpp"
 #include "butterfly/detail/warp_plan.hpp"
 
 namespace butterfly::detail {
-
-enum class memory { host, device };
 
 // One checked draw, its pointers (src, its packed slots, z) in the executor's kernel memory.
 // Called only with at least one item and a width from widths().
@@ -41,7 +42,10 @@ struct warp_launch {
 
 class executor {
  public:
-  virtual ~executor() = default;
+  explicit executor(const memory_space& space = host_memory()) : space_(space) {}
+  virtual ~executor();
+  executor(const executor&) = delete;
+  executor& operator=(const executor&) = delete;
 
   // ---- capabilities
   virtual std::string_view name() const = 0;
@@ -57,14 +61,18 @@ class executor {
   virtual int threads() const { return 1; }
   virtual bool set_threads(int) const { return false; }
 
-  // ---- memory space. On host memory: operator new, delete and memcpy. Each copy across
-  // the bus adds to copied_bytes() (always 0 on host memory).
-  virtual memory kernel_memory() const { return memory::host; }
-  virtual void* allocate(std::size_t bytes) const;
-  virtual void release(void* p) const noexcept;
-  virtual void copy_to_device(void* dst, const void* host_src, std::size_t bytes) const;
-  virtual void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const;
-  virtual std::uint64_t copied_bytes() const { return 0; }
+  // ---- memory space (memory_space.hpp): its kernels' memory, allocations there released
+  // through the executor that made them.
+  memory kernel_memory() const { return space_.where(); }
+  void* allocate(std::size_t bytes) const { return space_.allocate(*this, bytes); }
+  void release(void* p) const noexcept { space_.release(*this, p); }
+  void copy_to_device(void* dst, const void* host_src, std::size_t bytes, void* stream = nullptr) const {
+    if (bytes > 0) space_.copy_to_device(dst, host_src, bytes, stream);
+  }
+  void copy_to_host(void* host_dst, const void* src, std::size_t bytes, void* stream = nullptr) const {
+    if (bytes > 0) space_.copy_to_host(host_dst, src, bytes, stream);
+  }
+  std::uint64_t copied_bytes() const { return space_.copied_bytes(); }
   // The slots of a warp plan where the kernels read them: the host plan itself on host
   // memory, else a copy uploaded once per plan and cached (uploaded_plans.hpp), so a loop
   // that keeps its state on the device copies nothing while it draws. Hold the result
@@ -74,6 +82,14 @@ class executor {
     std::shared_ptr<const void> keep;
   };
   placed_plan place(const std::shared_ptr<const warp_plan>& plan) const;
+  // At least `bytes` of the executor's memory for a launch's scratch (the draw kernels'
+  // warp_scratch): one block kept between launches, grown when a launch needs more, never
+  // shrunk, released with the executor. One launch at a time: the lease holds a lock.
+  struct scratch_lease {
+    void* data;
+    std::unique_lock<std::mutex> lock;
+  };
+  scratch_lease scratch(std::size_t bytes) const;
 
   // ---- launches
   // Calls body(begin, end) for the chunks of [0, n) (host_parallel.hpp's contract); the
@@ -84,8 +100,12 @@ class executor {
   virtual void for_each_warp(const warp_launch<row_form>& l) const = 0;
 
  private:
+  const memory_space& space_;
   struct device_plan;
   mutable uploaded_plans<device_plan> plans_;  // device memory only
+  mutable std::mutex scratch_mutex_;
+  mutable void* scratch_ = nullptr;
+  mutable std::size_t scratch_bytes_ = 0;
 };
 
 // The executor chosen with cmake -DBACKEND=... (defined in that backend's folder), and the

@@ -5,8 +5,11 @@
 //    public:
 //     template <int W, class Algorithm, class Source>
 //     void run_warps(const warp_launch<Source>& l, std::int64_t warps) const;
-//     ... capabilities, memory ...
+//     ... capabilities ...
 //   };
+//
+// and a backend whose kernels read device memory passes its memory space (memory_space.hpp)
+// to the constructor.
 //
 // run_warps runs detail::draw_warp<Algorithm> (draw_warp.hpp) for every warp q in
 // [0, warps) on W lanes of its hardware, each warp with its own warp_scratch, and returns
@@ -34,6 +37,7 @@ void with_width(int w, F&& f) {
 template <class Derived, int... Ws>
 class executor_of : public executor {
  public:
+  explicit executor_of(const memory_space& space = host_memory()) : executor(space) {}
   const std::vector<int>& widths() const override {
     static const std::vector<int> w{Ws...};
     return w;

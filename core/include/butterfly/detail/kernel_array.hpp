@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -104,6 +106,10 @@ class kernel_array {
 // n elements at p, in memory `where`, as e's kernels read them: p itself where they can
 // (p in device memory, or e's kernels read host memory), nothing copied; otherwise a device
 // copy of host[0, n), uploaded unless the kernels only write it (upload = false).
+//
+// Such an output copy must be downloaded before it goes, unless an exception ends its scope:
+// a missing copy back would leave the caller's host array as it was, which no test of a host
+// backend can see and a GPU would not report. So it aborts, naming the array's size.
 template <class T>
 class mirror {
   using value = std::remove_const_t<T>;
@@ -112,19 +118,35 @@ class mirror {
   mirror(const executor& e, T* p, std::size_t n, memory where = memory::host, bool upload = true)
       : in_place_(where == memory::device || e.kernel_memory() == memory::host),
         copy_(e, in_place_ ? 0 : n),
-        ptr_(in_place_ ? p : copy_.data()) {
+        ptr_(in_place_ ? p : copy_.data()),
+        owed_(!in_place_ && !upload && n > 0),
+        exceptions_(std::uncaught_exceptions()) {
     if (!in_place_ && upload && n > 0) e.copy_to_device(copy_.data(), p, n * sizeof(T));
+  }
+  mirror(const mirror&) = delete;
+  mirror& operator=(const mirror&) = delete;
+  ~mirror() {
+    if (owed_ && std::uncaught_exceptions() == exceptions_) {
+      std::fprintf(stderr,
+                   "butterfly: an output of %zu bytes was staged in device memory and never copied back "
+                   "(mirror::download missing)\n",
+                   copy_.size() * sizeof(value));
+      std::abort();
+    }
   }
   T* data() const { return ptr_; }
   // Copies the device copy back to host[0, n) (nothing to do in place).
   void download(value* host) const {
     if (!in_place_) copy_.copy_to(host);
+    owed_ = false;
   }
 
  private:
   bool in_place_;
   kernel_array<value> copy_;
   T* ptr_;
+  mutable bool owed_;  // an output copy not yet downloaded
+  int exceptions_;
 };
 
 }  // namespace butterfly::detail

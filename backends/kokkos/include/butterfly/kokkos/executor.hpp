@@ -102,28 +102,41 @@ inline constexpr int device_width = Kokkos::Impl::HIPTraits::WarpSize;
 template <class ExecSpace>
 class device_space_executor final
     : public butterfly::detail::executor_of<device_space_executor<ExecSpace>, device_width> {
-  using memory_space = typename ExecSpace::memory_space;
-  using bytes = Kokkos::View<char*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  using device_bytes = Kokkos::View<char*, memory_space, Kokkos::MemoryUnmanaged>;
+  // The space's memory as the executor's (memory_space.hpp): one per space type, never
+  // destroyed, so it outlives the executor whose cached plans it releases.
+  class space_memory final : public butterfly::detail::memory_space {
+    using kokkos_memory = typename ExecSpace::memory_space;
+    using bytes = Kokkos::View<char*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    using device_bytes = Kokkos::View<char*, kokkos_memory, Kokkos::MemoryUnmanaged>;
+
+   public:
+    butterfly::detail::memory where() const override { return butterfly::detail::memory::device; }
+    void* allocate(const butterfly::detail::executor&, std::size_t n) const override {
+      return Kokkos::kokkos_malloc<kokkos_memory>("butterfly", n);
+    }
+    void release(const butterfly::detail::executor&, void* p) const noexcept override {
+      Kokkos::kokkos_free<kokkos_memory>(p);
+    }
+    void copy_to_device(void* dst, const void* src, std::size_t n, void*) const override {
+      Kokkos::deep_copy(device_bytes(static_cast<char*>(dst), n),
+                        bytes(static_cast<char*>(const_cast<void*>(src)), n));
+    }
+    void copy_to_host(void* dst, const void* src, std::size_t n, void*) const override {
+      Kokkos::deep_copy(bytes(static_cast<char*>(dst), n),
+                        device_bytes(static_cast<char*>(const_cast<void*>(src)), n));
+    }
+    std::uint64_t copied_bytes() const override { return 0; }  // not counted on Kokkos
+  };
+  static const space_memory& memory() {
+    static const space_memory m;
+    return m;
+  }
 
  public:
+  device_space_executor()
+      : butterfly::detail::executor_of<device_space_executor<ExecSpace>, device_width>(memory()) {}
   std::string_view name() const override { return "kokkos"; }
   int default_width() const override { return device_width; }
-  butterfly::detail::memory kernel_memory() const override {
-    return butterfly::detail::memory::device;
-  }
-  void* allocate(std::size_t n) const override {
-    return Kokkos::kokkos_malloc<memory_space>("butterfly", n);
-  }
-  void release(void* p) const noexcept override { Kokkos::kokkos_free<memory_space>(p); }
-  void copy_to_device(void* dst, const void* src, std::size_t n) const override {
-    Kokkos::deep_copy(device_bytes(static_cast<char*>(dst), n),
-                      bytes(static_cast<char*>(const_cast<void*>(src)), n));
-  }
-  void copy_to_host(void* dst, const void* src, std::size_t n) const override {
-    Kokkos::deep_copy(bytes(static_cast<char*>(dst), n),
-                      device_bytes(static_cast<char*>(const_cast<void*>(src)), n));
-  }
 
   template <int W, class Algorithm, class Source>
   void run_warps(const warp_launch<Source>& l, std::int64_t warps) const {

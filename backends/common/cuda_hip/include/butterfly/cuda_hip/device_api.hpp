@@ -8,13 +8,15 @@
 // phi, the corpus and z on the GPU across Gibbs iterations. The work runs on `stream`; the
 // call returns when z (out) is written.
 //
-// The same checks as the host-span functions run on host copies: doc_offsets and words are
-// always copied to the host (the warp plan needs doc_offsets there), theta, phi and weights
-// only with options.validate (on by default). A loop that keeps its state on the device and
-// knows its weights are finite and non-negative passes validate = false.
+// The same checks as the host-span functions run on host copies, made on `stream`:
+// doc_offsets and words are always copied to the host (the warp plan needs doc_offsets
+// there), theta, phi and weights only with options.validate (on by default). A loop that
+// draws the same documents every iteration prepares the draw once instead (topic_draw):
+// then no call copies anything.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/cuda_hip/device_buffer.hpp"
@@ -37,5 +39,29 @@ void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
 
 void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
                const draw_options& options = {}, stream_t stream = nullptr);
+
+// draw_topics for one corpus, prepared once: doc_offsets and words (HOST spans here) are
+// checked and the warp plan is made and uploaded when it is constructed; each call then
+// draws from device spans of the same sizes and copies nothing between host and device.
+// theta and phi are not validated (the caller vouches that they are finite and
+// non-negative); options.validate is ignored. Calls with other sizes throw
+// std::invalid_argument naming the argument.
+class topic_draw {
+ public:
+  topic_draw(span<const std::int64_t> doc_offsets, span<const std::int32_t> words, int num_topics,
+             std::int64_t vocab_size, const draw_options& options = {});
+  ~topic_draw();
+  topic_draw(topic_draw&&) noexcept;
+  topic_draw& operator=(topic_draw&&) noexcept;
+
+  // The draw of `iteration` (draw_options::iteration) on `stream`; returns when z is written.
+  void operator()(span<const float> theta, span<const float> phi, span<const std::int64_t> doc_offsets,
+                  span<const std::int32_t> words, span<std::int32_t> z, std::uint32_t iteration,
+                  stream_t stream = nullptr) const;
+
+ private:
+  struct prepared;
+  std::unique_ptr<const prepared> p_;
+};
 
 }  // namespace butterfly::BUTTERFLY_GPU_NS

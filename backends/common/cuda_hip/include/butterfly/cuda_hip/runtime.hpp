@@ -3,6 +3,7 @@
 // nvcc defines __CUDACC__, hipcc (clang -x hip) defines __HIP__.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -107,6 +108,18 @@ inline int multiprocessors() {
   BUTTERFLY_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
 #endif
   return count;
+}
+
+// Bytes of device memory free now. The HIP CPU runtime's device memory is the host's, which
+// it does not measure: there, as much as a size_t can say.
+inline std::size_t free_device_bytes() {
+#if defined(BUTTERFLY_HIP_CPU)
+  return static_cast<std::size_t>(-1);
+#else
+  std::size_t free = 0, total = 0;
+  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(MemGetInfo)(&free, &total));
+  return free;
+#endif
 }
 
 // Lanes per warp (wavefront) of the current device: 32 on NVIDIA and RDNA, 64 on CDNA and
