@@ -68,6 +68,11 @@ struct warp_scan : reads_theta_directly {
                                      std::int64_t m, std::int32_t c, float u) {
     constexpr int W = SG::width;
     const int K = src.K;
+    // prefix is reused token after token: the previous token's search read entries that other
+    // lanes are about to overwrite here (chunk ends, read by every lane). The ballot that
+    // ended that search does not order memory; the CUDA memory model asks for a warp barrier
+    // (__syncwarp) between those reads and these writes. Ordering only: z is unchanged.
+    sg.sync();
     float carry = 0.0f;
     for (int j = 0; j < K; j += W) {
       const varying<SG, float> p = carry + inclusive_scan(sg, chunk_product(sg, src, m, c, j));
