@@ -17,9 +17,10 @@ from ._butterfly import (
     draw_rows,
     draw_topics,
     default_width,
+    device_array,
     supported_widths,
 )
 from .lda import LDA
 
 __all__ = ["LDA", "algorithms", "backend", "backend_unavailable_reason", "draw_rows", "draw_topics",
-           "default_width", "supported_widths", "__version__"]
+           "default_width", "device_array", "supported_widths", "__version__"]

@@ -1,10 +1,14 @@
-// CUDA and HIP builds: __cuda_array_interface__ arrays (version 2 or 3) drawn in place with
-// the backend's device-resident API, on the stream the first array names (version 3's
-// "stream": 1 and 2 are CUDA's legacy and per-thread default streams, absent = the default
-// stream). Compile-checked only: the development machines have no GPU.
+// Builds with device memory (CUDA, HIP, the emulated device): __cuda_array_interface__ arrays
+// (version 2 or 3) drawn in place with the backend's device-resident API, on the stream the
+// first array names (version 3's "stream": 1 and 2 are CUDA's legacy and per-thread default
+// streams, absent = the default stream); and butterfly.device_array. Run on the emulated
+// device (tests/python/test_device.py); compile-checked for CUDA and HIP.
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
+
+#include <pybind11/numpy.h>
 
 #include "device_arrays.hpp"
 
@@ -75,9 +79,59 @@ device_array output(const py::object& out, std::size_t n) {
   return a;
 }
 
+// butterfly.device_array: a C-contiguous NumPy array's bytes in device memory, exposed through
+// __cuda_array_interface__ like a torch CUDA tensor.
+class device_copy {
+ public:
+  explicit device_copy(const py::array& a)
+      : typestr_(a.dtype().attr("str").cast<std::string>()),
+        dtype_(a.dtype()),
+        shape_(a.shape(), a.shape() + a.ndim()),
+        bytes_(static_cast<std::size_t>(a.nbytes())) {
+    if (!(a.flags() & py::array::c_style))
+      throw py::value_error("device_array: the array must be C-contiguous (np.ascontiguousarray(a))");
+    if (a.nbytes() > 0) {
+      const auto* p = static_cast<const std::uint8_t*>(a.data());
+      bytes_.copy_from(span<const std::uint8_t>(p, bytes_.size()));
+    }
+  }
+  py::dict interface() const {
+    py::dict d;
+    py::tuple shape(shape_.size());
+    for (std::size_t i = 0; i < shape_.size(); ++i) shape[i] = shape_[i];
+    d["shape"] = shape;
+    d["typestr"] = typestr_;
+    d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(bytes_.data()), false);
+    d["strides"] = py::none();
+    d["version"] = 3;
+    return d;
+  }
+  py::array to_host() const {
+    py::array out(dtype_, shape_);
+    if (bytes_.size() > 0)
+      bytes_.copy_to(span<std::uint8_t>(static_cast<std::uint8_t*>(out.mutable_data()), bytes_.size()));
+    return out;
+  }
+
+ private:
+  std::string typestr_;
+  py::dtype dtype_;
+  std::vector<py::ssize_t> shape_;
+  gpu::device_buffer<std::uint8_t> bytes_;
+};
+
 }  // namespace
 
 bool is_device_array(const py::object& o) { return py::hasattr(o, "__cuda_array_interface__"); }
+
+void add_device_arrays(py::module_& m) {
+  py::class_<device_copy>(m, "device_array",
+                          "A NumPy array copied into the backend's device memory, exposed through "
+                          "__cuda_array_interface__ (drawn in place like a torch CUDA tensor); to_host() copies it back.")
+      .def(py::init<const py::array&>(), py::arg("array"))
+      .def_property_readonly("__cuda_array_interface__", &device_copy::interface)
+      .def("to_host", &device_copy::to_host, "A NumPy copy of the device array.");
+}
 
 py::object draw_rows_device(const py::object& weights, const draw_options& options, const py::object& out) {
   const device_array w = interface_of(weights, "weights", "<f4", 4, 2, false);

@@ -14,4 +14,5 @@ PYBIND11_MODULE(_butterfly, m) {
   butterfly::python::add_draws(m);
   butterfly::python::add_lda(m);
   butterfly::python::add_threads(m);
+  butterfly::python::add_device_arrays(m);
 }
