@@ -95,6 +95,30 @@ TEMPLATE_TEST_CASE("conformance: device-resident slices drawn with first_token e
   }
 }
 
+TEMPLATE_TEST_CASE("conformance: a prepared device draw equals the reference and copies nothing per call",
+                   "[conformance][device]", Basic, Butterfly, WarpScan) {
+  const int V = 90;
+  const auto c = make_products("prepared", 13, 70, V, 33, 60);
+  const device::device_buffer<float> theta(c.theta), phi(c.phi);
+  const device::device_buffer<std::int64_t> offsets(c.offsets);
+  const device::device_buffer<std::int32_t> words(c.words);
+  device::device_buffer<std::int32_t> z(c.words.size());
+  draw_options o = case_options(TestType::value, default_width());
+  const device::topic_draw draw(c.offsets, c.words, c.K, V, o);
+  for (const std::uint32_t iteration : {1u, 2u}) {
+    const std::uint64_t copied = cuda_hip::copied_bytes();
+    draw(theta.view(), phi.view(), offsets.view(), words.view(), z.view(), iteration);
+    CHECK(cuda_hip::copied_bytes() == copied);
+    o.iteration = iteration;
+    std::vector<std::int32_t> want(c.words.size());
+    reference::draw_topics(c.theta, c.phi, c.K, c.offsets, c.words, want, o);
+    require_equal(z.to_host(), want, "prepared draw, iteration " + std::to_string(iteration));
+  }
+  CHECK_THROWS_WITH(draw(theta.view(), theta.view(), offsets.view(), words.view(), z.view(), 3),
+                    Catch::Contains("phi has " + std::to_string(c.theta.size()) + " elements; the prepared draw has " +
+                                    std::to_string(c.phi.size())));
+}
+
 TEST_CASE("conformance: a device allocation that fails names the runtime call",
           "[conformance][device]") {
   CHECK_THROWS_WITH(device::device_buffer<float>(std::size_t{1} << 60), Catch::Contains("Malloc"));
