@@ -70,8 +70,8 @@ TEST_CASE("closed-form: Figure 2 rows 3 and 6 of the first block (W=8, K=19)", "
   std::vector<float> w(8 * 19);
   for (int r = 0; r < 8; ++r)
     for (int k = 0; k < 19; ++k) w[r * 19 + k] = static_cast<float>(1 + r + 8 * k);
-  std::vector<float> scratch(detail::warp_scratch<SG>::floats(19));
-  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), 19);
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats<detail::butterfly>(19));
+  const auto ws = detail::warp_scratch<SG>::carve<detail::butterfly>(scratch.data(), 19);
   const SG sg;
   const detail::row_weights src{w.data(), 19};
   const auto lane = sg.lane();

@@ -108,8 +108,8 @@ TEST_CASE("zero-weight: the butterfly's rounding trap is caught (regression)", "
 
   // The unguarded search of the paper (Algorithms 7 and 9 on one block).
   const SG sg;
-  std::vector<float> scratch(detail::warp_scratch<SG>::floats(K));
-  const auto ws = detail::warp_scratch<SG>::carve(scratch.data(), K);
+  std::vector<float> scratch(detail::warp_scratch<SG>::floats<detail::butterfly>(K));
+  const auto ws = detail::warp_scratch<SG>::carve<detail::butterfly>(scratch.data(), K);
   SG::varying<float> a[W];
   for (int k = 0; k < W; ++k)
     for (int r = 0; r < W; ++r) a[k][r] = w[k * K + r];

@@ -42,7 +42,7 @@ class emulated_executor final : public detail::executor_of<emulated_executor, 32
   template <int W, class Algorithm, class Source>
   void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
     using SG = host_lanes::subgroup<W>;
-    const auto scratch = this->scratch(detail::warp_scratch<SG>::floats(l.src.K) * sizeof(float));
+    const auto scratch = this->scratch(detail::warp_scratch<SG>::template floats<Algorithm>(l.src.K) * sizeof(float));
     const launch kernel;
     detail::draw_warps<Algorithm>(SG{}, l.src, l.z, l.options, 0, warps, static_cast<float*>(scratch.data));
   }

@@ -33,7 +33,7 @@ class openmp_executor final : public host_lanes::lanes_executor<openmp_executor>
   void run_warps(const warp_launch<Source>& l, std::int64_t warps) const {
     using SG = host_lanes::host_subgroup<W>;
     const int team = threads();
-    host_lanes::warp_scratch_buffer<SG> scratch(l.src.K, team);
+    host_lanes::warp_scratch_buffer<SG, Algorithm> scratch(l.src.K, team);
     const std::int64_t chunk = host_lanes::warp_chunk(warps, team);
 #pragma omp parallel for schedule(dynamic) num_threads(team) if (warps > chunk)
     for (std::int64_t b = 0; b < warps; b += chunk)

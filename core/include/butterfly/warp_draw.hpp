@@ -29,8 +29,9 @@
 // pointers, and for the *_together members every argument). A lane with nothing to draw
 // still calls, with any valid row (e.g. a real neighbour's), and ignores its result.
 //
-// SCRATCH. scratch_floats(K) floats per subgroup (not per lane), (2K + W) * W, laid out
-// [k][lane] so that every access is contiguous across the lanes. Each concurrently running
+// SCRATCH. scratch_floats(K) floats per subgroup (not per lane), what the algorithm uses:
+// K W for basic, 2 K W for butterfly, (2K + W) W for transposed, ceil(K / W) W for
+// warp_scan; laid out [k][lane] so that every access is contiguous across the lanes. Each concurrently running
 // subgroup needs its own; on a GPU it is global memory (for LDA-sized K it exceeds shared
 // memory), e.g. scratch + warp_id * scratch_floats(K). It is the only state between
 // calls: keep it untouched between cache_theta and the draws that use it, and pass the
@@ -97,7 +98,7 @@ struct basic_warp_draw {
   static constexpr int width = Subgroup::width;
 
   // Floats of scratch one subgroup needs for K topics (indices per distribution).
-  static constexpr std::size_t scratch_floats(int K) { return warp_scratch<Subgroup>::floats(K); }
+  static constexpr std::size_t scratch_floats(int K) { return warp_scratch<Subgroup>::template floats<Kernel>(K); }
 
   // Product form, step 1: Algorithm 5's "cache theta values into theta_local", for the
   // documents (theta rows) m[l] of the lanes: the remnant of K mod W topics as is, each
@@ -112,7 +113,7 @@ struct basic_warp_draw {
     if constexpr (Kernel::caches_theta) {
       constexpr int W = Subgroup::width;
       const lane_local<Subgroup> theta_local =
-          warp_scratch<Subgroup>::carve(scratch, K).theta_local;
+          warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).theta_local;
       const weight_rows rows{theta, K};
       int j = 0;
       for (; j < K % W; ++j) theta_local.set(sg, j, rows.at(sg, m, j));
@@ -133,7 +134,7 @@ struct basic_warp_draw {
                                             const varying<std::int32_t>& c,
                                             const varying<float>& u) {
     return Kernel::draw(sg, product_weights{theta, phi, K},
-                        warp_scratch<Subgroup>::carve(scratch, K), token<Subgroup>{m, c}, u);
+                        warp_scratch<Subgroup>::template carve<Kernel>(scratch, K), token<Subgroup>{m, c}, u);
   }
 
   // Row form: lane l draws from weights[row[l], :]. Rows are counted from `weights`
@@ -141,7 +142,7 @@ struct basic_warp_draw {
   BUTTERFLY_FN static varying<int> rows(const Subgroup& sg, float* scratch, int K,
                                         const float* weights, const varying<std::int32_t>& row,
                                         const varying<float>& u) {
-    return Kernel::draw(sg, row_weights{weights, K}, warp_scratch<Subgroup>::carve(scratch, K),
+    return Kernel::draw(sg, row_weights{weights, K}, warp_scratch<Subgroup>::template carve<Kernel>(scratch, K),
                         token<Subgroup>{varying<std::int64_t>(row), row}, u);
   }
 
@@ -152,13 +153,13 @@ struct basic_warp_draw {
                                             std::int64_t m, std::int32_t c, float u) {
     static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
     return Kernel::draw_token(sg, product_weights{theta, phi, K},
-                              warp_scratch<Subgroup>::carve(scratch, K).p.base, m, c, u);
+                              warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).p.base, m, c, u);
   }
   BUTTERFLY_FN static int row_together(const Subgroup& sg, float* scratch, int K,
                                        const float* weights, std::int32_t row, float u) {
     static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
     return Kernel::draw_token(sg, row_weights{weights, K},
-                              warp_scratch<Subgroup>::carve(scratch, K).p.base, row, row, u);
+                              warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).p.base, row, row, u);
   }
 };
 

@@ -52,16 +52,15 @@ __global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
          std::uint64_t seed, std::uint32_t iteration, std::uint64_t first_token) {
   if constexpr (built_for_this_target<W>()) {
     using SG = device_warp::warp<W>;
-    using scratch_t = detail::warp_scratch<SG>;
     constexpr int warps_per_block = block_threads / W;
     // slot is the same on every lane of a warp, so the loop below is warp-uniform.
     const std::int64_t slot =
         static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / W;
     const std::int64_t resident = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
-    const auto ws = scratch_t::carve(scratch + slot * scratch_t::floats(src.K), src.K);
+    float* const own = scratch + slot * detail::warp_scratch<SG>::template floats<Algorithm>(src.K);
     for (std::int64_t q = slot; q < warps; q += resident)
       // Blocks are whole warps, so the lane is the low bits of the thread index.
-      detail::draw_warp<Algorithm>(SG{static_cast<int>(threadIdx.x) & (W - 1)}, src, q, ws, z,
+      detail::draw_warp<Algorithm>(SG{static_cast<int>(threadIdx.x) & (W - 1)}, src, q, own, z,
                                    seed, iteration, first_token);
   }
 }
@@ -114,7 +113,8 @@ class gpu_executor final : public detail::executor_of<gpu_executor, BUTTERFLY_GP
                     std::uint64_t) = kernel::draw<Algorithm, W, Source>;
     // Scratch for the warps that can be resident at once, at most half the free memory (the
     // warps stride over the rest): kept by the executor between launches (executor::scratch).
-    const std::size_t block_bytes = warps_per_block * scratch_t::floats(l.src.K) * sizeof(float);
+    const std::size_t block_bytes =
+        warps_per_block * scratch_t::template floats<Algorithm>(l.src.K) * sizeof(float);
     const std::int64_t affordable = static_cast<std::int64_t>(free_device_bytes() / 2 / block_bytes);
     if (affordable < 1)
       throw std::runtime_error("butterfly: K = " + std::to_string(l.src.K) + " needs " + std::to_string(block_bytes) +

@@ -66,9 +66,13 @@ BUTTERFLY_FN varying<SG, int> finish_draw(const SG& sg, const Source& src, const
   return sg.select(redo, draw_in_double(sg, src, tok, u, redo), j);
 }
 
-// Algorithms that read theta straight from its rows have nothing to cache per warp.
+// Algorithms that read theta straight from its rows have nothing to cache per warp; their
+// scratch (warp_scratch) is p, K floats per lane unless the algorithm says otherwise.
 struct reads_theta_directly {
   static constexpr bool caches_theta = false;
+  static constexpr bool exchanges = false;
+  template <int W>
+  static constexpr std::size_t p_floats(int K) { return static_cast<std::size_t>(K) * W; }
 };
 
 struct basic : reads_theta_directly {

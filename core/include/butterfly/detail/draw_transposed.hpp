@@ -10,6 +10,7 @@
 namespace butterfly::detail {
 
 struct transposed : caches_theta_local {
+  static constexpr bool exchanges = true;  // Algorithm 5 transposes a[] through memory
   template <class SG, class Source>
   BUTTERFLY_FN static varying<SG, int> draw(const SG& sg, const Source& src,
                                             const warp_scratch<SG>& ws, const token<SG>& tok,

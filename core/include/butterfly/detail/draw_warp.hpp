@@ -48,14 +48,14 @@ BUTTERFLY_FN int draw_together(const SG& sg, float* scratch, const row_form& src
   return WD::row_together(sg, scratch, src.K, src.weights, c, u);
 }
 
+// scratch: the warp's warp_scratch<SG>::floats<Kernel>(src.K) floats, as the collective
+// takes them.
 template <class Kernel, class SG, class Source>
-BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
-                            const warp_scratch<SG>& ws, std::int32_t* z, std::uint64_t seed,
-                            std::uint32_t iteration, std::uint64_t first_token) {
+BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q, float* scratch,
+                            std::int32_t* z, std::uint64_t seed, std::uint32_t iteration,
+                            std::uint64_t first_token) {
   using i64 = std::int64_t;
   using WD = basic_warp_draw<SG, Kernel>;
-  // The warp's scratch as the collective takes it: carve() puts theta_local first.
-  float* const scratch = ws.theta_local.base;
   const varying<SG, i64> slot = q * SG::width + varying<SG, i64>(sg.lane());
   const auto real = slot < src.items();
   const lane_slot<SG> own = src.slot(sg, sg.select(real, slot, src.items() - 1));
@@ -94,8 +94,8 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q,
   }
 }
 
-// Warps [q_begin, q_end) of src one after another with one warp's scratch (warp_scratch's
-// floats): how a host executor runs a range of warps on its lanes (a GPU kernel strides its
+// Warps [q_begin, q_end) of src one after another with one warp's scratch
+// (warp_scratch<SG>::floats<Kernel>): how a host executor runs a range of warps on its lanes (a GPU kernel strides its
 // warps over the grid instead). Host code.
 template <class Kernel, class SG, class Source>
 void draw_warps(const SG& sg, const Source& src, std::int32_t* z, const draw_options& o,
@@ -105,9 +105,8 @@ void draw_warps(const SG& sg, const Source& src, std::int32_t* z, const draw_opt
   const Source s = src;
   const std::uint64_t seed = o.seed, first_token = o.first_token;
   const std::uint32_t iteration = o.iteration;
-  const auto ws = warp_scratch<SG>::carve(scratch, s.K);
   for (std::int64_t q = q_begin; q < q_end; ++q)
-    draw_warp<Kernel>(sg, s, q, ws, z, seed, iteration, first_token);
+    draw_warp<Kernel>(sg, s, q, scratch, z, seed, iteration, first_token);
 }
 
 }  // namespace butterfly::detail

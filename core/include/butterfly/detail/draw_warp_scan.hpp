@@ -59,6 +59,9 @@ struct warp_scan : reads_theta_directly {
   // (draw_token), instead of one token per lane: no lane idles on a finished document, so
   // lane utilization is K / (W ceil(K / W)) whatever the lengths.
   static constexpr bool lanes_are_topics = true;
+  // Its scratch is the prefix of draw_token alone: one float per chunk of W topics per lane.
+  template <int W>
+  static constexpr std::size_t p_floats(int K) { return static_cast<std::size_t>((K + W - 1) / W) * W; }
 
   // Draws one token (document or row m, word c, uniform u) with the whole subgroup; every
   // lane returns the same topic (-1 under the rule of finish_draw: an all-zero row, or

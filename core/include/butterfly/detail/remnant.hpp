@@ -12,8 +12,12 @@ namespace butterfly::detail {
 // theta_local" and read theta from there. That step is warp_draw's cache_theta
 // (butterfly/warp_draw.hpp, which says why it is written there); the row form has no
 // theta and caches nothing.
+// Their scratch (warp_scratch): theta_local and p, K floats per lane each.
 struct caches_theta_local {
   static constexpr bool caches_theta = true;
+  static constexpr bool exchanges = false;
+  template <int W>
+  static constexpr std::size_t p_floats(int K) { return static_cast<std::size_t>(K) * W; }
 };
 
 // c_warp[k] = shuffle(c, k): every lane learns every lane's word (Algorithm 7, line z9shuffle).

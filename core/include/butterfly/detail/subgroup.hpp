@@ -93,19 +93,27 @@ struct lane_local {
   }
 };
 
-// Per-warp working memory, carved out of (2K + W) * W floats supplied by the backend.
+// Per-warp working memory of the draw algorithm Kernel, carved out of floats<Kernel>(K)
+// floats supplied by the backend: only what that algorithm uses, as its traits say
+// (Kernel::caches_theta, Kernel::p_floats, Kernel::exchanges), so that at K = 10,000 and
+// W = 32 a warp_scan warp needs 40 KB and a basic one 1.3 MB, not every algorithm 2.6 MB.
 template <class SG>
 struct warp_scratch {
-  lane_local<SG> theta_local;  // cached theta (Algorithm 5)
-  lane_local<SG> p;            // prefix sums or the butterfly table
-  float* exchange;             // W x W, the transposed a[] of Algorithm 5
+  lane_local<SG> theta_local;  // cached theta (Algorithm 5); null where Kernel caches none
+  lane_local<SG> p;            // prefix sums, the butterfly table, or warp_scan's chunk ends
+  float* exchange;             // W x W, the transposed a[] of Algorithm 5; null where unused
 
+  template <class Kernel>
   static constexpr std::size_t floats(int K) {
-    return (2 * static_cast<std::size_t>(K) + SG::width) * SG::width;
+    constexpr std::size_t W = SG::width;
+    return (Kernel::caches_theta ? static_cast<std::size_t>(K) * W : 0) + Kernel::template p_floats<SG::width>(K) +
+           (Kernel::exchanges ? W * W : 0);
   }
+  template <class Kernel>
   BUTTERFLY_FN static warp_scratch carve(float* base, int K) {
-    const std::ptrdiff_t kw = static_cast<std::ptrdiff_t>(K) * SG::width;
-    return {{base}, {base + kw}, base + 2 * kw};
+    float* const p = Kernel::caches_theta ? base + static_cast<std::ptrdiff_t>(K) * SG::width : base;
+    float* const exchange = p + Kernel::template p_floats<SG::width>(K);
+    return {{Kernel::caches_theta ? base : nullptr}, {p}, Kernel::exchanges ? exchange : nullptr};
   }
 };
 

@@ -79,7 +79,7 @@ class host_space_executor final
     Kokkos::parallel_for("butterfly::draw(host lanes)", dynamic_range<ExecSpace>(space, 0, chunks),
                          [=](std::int64_t c) {
                            using SG = host_lanes::host_subgroup<W>;
-                           host_lanes::warp_scratch_buffer<SG> scratch(launch->src.K, 1);
+                           host_lanes::warp_scratch_buffer<SG, Algorithm> scratch(launch->src.K, 1);
                            butterfly::detail::draw_warps<Algorithm>(
                                SG{}, launch->src, launch->z, launch->options, c * chunk,
                                std::min(warps, (c + 1) * chunk), scratch.of(0));
@@ -148,7 +148,7 @@ class device_space_executor final
     const std::uint64_t seed = l.options.seed;
     const std::uint32_t iteration = l.options.iteration;
     const std::uint64_t first_token = l.options.first_token;
-    const std::size_t scratch = butterfly::detail::warp_scratch<SG>::floats(src.K) * sizeof(float);
+    const std::size_t scratch = butterfly::detail::warp_scratch<SG>::template floats<Algorithm>(src.K) * sizeof(float);
     const ExecSpace space = space_of<ExecSpace>(l.stream);
     policy p(space, static_cast<int>((warps + warps_per_team - 1) / warps_per_team),
              warps_per_team, W);
@@ -159,10 +159,8 @@ class device_space_executor final
               static_cast<std::int64_t>(team.league_rank()) * warps_per_team + team.team_rank();
           float* s = static_cast<float*>(team.thread_scratch(1).get_shmem(scratch));
           if (q >= warps) return;  // uniform over the warp's lanes
-          const auto ws = butterfly::detail::warp_scratch<SG>::carve(s, src.K);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](int lane) {
-            butterfly::detail::draw_warp<Algorithm>(SG{lane}, src, q, ws, z, seed, iteration,
-                                                   first_token);
+            butterfly::detail::draw_warp<Algorithm>(SG{lane}, src, q, s, z, seed, iteration, first_token);
           });
         });
     // The front door returns when z is written, and frees what it staged.

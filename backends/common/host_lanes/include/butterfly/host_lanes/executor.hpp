@@ -20,16 +20,16 @@
 
 namespace butterfly::host_lanes {
 
-// Host scratch for `count` warps at a time on SG's lanes (detail::warp_scratch each). The
-// OpenMP executor allocates one per thread before its parallel region, so nothing inside it
-// can throw.
-template <class SG>
+// Host scratch for `count` warps of draw algorithm Kernel at a time on SG's lanes
+// (detail::warp_scratch each). The OpenMP executor allocates one per thread before its
+// parallel region, so nothing inside it can throw.
+template <class SG, class Kernel>
 struct warp_scratch_buffer {
   std::vector<float> floats;
   std::size_t per_warp;
   warp_scratch_buffer(int K, int count)
-      : floats(detail::warp_scratch<SG>::floats(K) * static_cast<std::size_t>(count)),
-        per_warp(detail::warp_scratch<SG>::floats(K)) {}
+      : floats(detail::warp_scratch<SG>::template floats<Kernel>(K) * static_cast<std::size_t>(count)),
+        per_warp(detail::warp_scratch<SG>::template floats<Kernel>(K)) {}
   float* of(int i) { return floats.data() + per_warp * static_cast<std::size_t>(i); }
 };
 
@@ -59,7 +59,7 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
   std::string_view name() const override { return name_; }
   template <int W, class Algorithm, class Source>
   void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
-    warp_scratch_buffer<Subgroup<W>> scratch(l.src.K, 1);
+    warp_scratch_buffer<Subgroup<W>, Algorithm> scratch(l.src.K, 1);
     detail::draw_warps<Algorithm>(Subgroup<W>{}, l.src, l.z, l.options, 0, warps, scratch.of(0));
   }
 
