@@ -48,6 +48,7 @@ std::string describe(const allocation& a) {
 }
 
 void segv_handler(int, siginfo_t*, void*);
+struct sigaction previous_segv {};  // what SIGSEGV did before the device started
 
 class heap {
  public:
@@ -56,7 +57,7 @@ class heap {
     sa.sa_sigaction = segv_handler;
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGSEGV, &sa, &previous_segv);
   }
   // At exit: nothing may be left.
   ~heap() {
@@ -209,8 +210,9 @@ void segv_handler(int sig, siginfo_t* info, void*) {
   char message[512];
   if (the_heap().explain(info->si_addr, message, sizeof message))
     static_cast<void>(::write(2, message, std::strlen(message)));
-  // The default action on return: the faulting access runs again and ends the process.
-  signal(sig, SIG_DFL);
+  // On return the faulting access runs again, now under the handler that was there before
+  // (the default ends the process; Python's faulthandler prints the traceback first).
+  sigaction(sig, &previous_segv, nullptr);
 }
 
 const owner runtime{nullptr, "the runtime (device_buffer)"};
