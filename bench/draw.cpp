@@ -11,12 +11,22 @@
 //           (host_lanes/host_subgroup.hpp)
 //   array   the same at K = 240 on the plain-array lanes of butterfly::reference (what the
 //           host backends ran before issue 12), for a before/after ratio in one run
+//   device  (backends with device memory) Figure 3 device-resident, as an LDA loop on a GPU
+//           draws: theta, phi, the corpus and z uploaded once per K, the draw prepared once
+//           (topic_draw: checks and warp plan), weights not validated, each call timed on
+//           the device (CUDA events on BACKEND=cuda, steady_clock elsewhere; the call returns
+//           when z is written). The grid group on such a backend is the end-to-end figure
+//           of the host-span draw_topics: uploads, checks and the copy of z back per call.
 // Counters: tokens_per_s (rate), lane_util (useful lane-steps / all lane-steps, computed
-// from the document lengths), K, W, pack. The label is the algorithm.
+// from the document lengths), K, W, pack; device also M and N (documents and tokens, for
+// bench/gpu/summary.py's HBM floor). The label is the algorithm.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (for callgrind); default all.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +35,13 @@
 #include "butterfly/detail/warp_plan.hpp"
 #include "corpus.hpp"
 #include "inputs.hpp"
+// The backend names its device API (backends/CMakeLists.txt: BUTTERFLY_BACKEND_DEVICE_API).
+#if defined(BUTTERFLY_DEVICE_HEADER)
+#include BUTTERFLY_DEVICE_HEADER
+#endif
+#if defined(BUTTERFLY_BENCH_CUDA_EVENTS)
+#include <cuda_runtime_api.h>
+#endif
 
 namespace {
 
@@ -127,6 +144,108 @@ void scalar_loop(benchmark::State& state, int K) {
   state.counters["pack"] = 0;
 }
 
+#if defined(BUTTERFLY_DEVICE_HEADER)
+namespace device = butterfly::BUTTERFLY_DEVICE_NAMESPACE;
+
+// The corpus, z and one K's theta and phi in device memory, uploaded once per K (the runs
+// are registered K by K). Held until main releases it: device memory must go back before
+// the runtime does (the emulated device counts what is left at exit as leaked).
+struct device_inputs {
+  int K = 0;
+  device::device_buffer<float> theta, phi;
+  device::device_buffer<std::int64_t> offsets{span<const std::int64_t>(wiki().doc_offsets)};
+  device::device_buffer<std::int32_t> words{span<const std::int32_t>(wiki().words)};
+  device::device_buffer<std::int32_t> z{wiki().words.size()};
+};
+std::unique_ptr<device_inputs> held_device_inputs;
+device_inputs& device_inputs_for(int K) {
+  if (!held_device_inputs) held_device_inputs = std::make_unique<device_inputs>();
+  device_inputs& d = *held_device_inputs;
+  if (d.K != K) {
+    const auto& m = model_for(K);
+    d.theta = device::device_buffer<float>(span<const float>(m.theta));
+    d.phi = device::device_buffer<float>(span<const float>(m.phi));
+    d.K = K;
+  }
+  return d;
+}
+
+// Seconds of one call of f, which returns when the device is done: CUDA events around it on
+// the legacy stream (where the draw runs), or the host clock where there are no events.
+#if defined(BUTTERFLY_BENCH_CUDA_EVENTS)
+void cuda_check(cudaError_t e, const char* call) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(e));
+}
+class device_timer {
+ public:
+  device_timer() {
+    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~device_timer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  device_timer(const device_timer&) = delete;
+  device_timer& operator=(const device_timer&) = delete;
+  template <class F>
+  double seconds(F&& f) {
+    cuda_check(cudaEventRecord(start_, nullptr), "cudaEventRecord");
+    f();
+    cuda_check(cudaEventRecord(stop_, nullptr), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+#else
+struct device_timer {
+  template <class F>
+  double seconds(F&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+#endif
+
+void device_draw(benchmark::State& state, algorithm a, int K) {
+  const auto& c = wiki();
+  device_inputs& d = device_inputs_for(K);
+  draw_options o;
+  o.method = a;
+  o.seed = 7;
+  const device::topic_draw prepared(c.doc_offsets, c.words, K, c.V, o);
+  std::uint32_t iteration = 0;
+  const auto once = [&] {
+    prepared(d.theta.view(), d.phi.view(), d.offsets.view(), d.words.view(), d.z.view(), iteration++);
+  };
+  once();  // untimed: the first launch of a kernel also loads it
+  device_timer timer;
+  for (auto _ : state) state.SetIterationTime(timer.seconds(once));
+  const int W = default_width();
+  state.SetLabel(std::string(name(a)));
+  state.counters["tokens_per_s"] =
+      benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["lane_util"] = lane_util(a, K, W, true);
+  state.counters["K"] = K;
+  state.counters["W"] = W;
+  state.counters["pack"] = 1;
+  state.counters["M"] = static_cast<double>(c.M());
+  state.counters["N"] = static_cast<double>(c.N());
+}
+
+void add_device(algorithm a, int K) {
+  const std::string n = "device/" + std::string(name(a)) + "/K:" + std::to_string(K) + "/W:" +
+                        std::to_string(default_width()) + "/pack:1";
+  benchmark::RegisterBenchmark(n.c_str(), device_draw, a, K)->Unit(benchmark::kMillisecond)->UseManualTime();
+}
+#endif
+
 void add(algorithm a, int K, int W, bool pack, const char* group) {
   const std::string n = std::string(group) + "/" + std::string(name(a)) + "/K:" +
                         std::to_string(K) + "/W:" + std::to_string(W) +
@@ -145,6 +264,9 @@ int main(int argc, char** argv) {
   const int native = default_width();
   const std::vector<int> grid_K{16, 48, 80, 112, 144, 176, 208, 240, 512, 1024};
   for (int K : grid_K) {
+#if defined(BUTTERFLY_DEVICE_HEADER)
+    for (algorithm a : all_algorithms) add_device(a, K);
+#endif
     for (algorithm a : all_algorithms) add(a, K, native, true, "grid");
     if (K == 240) {
       for (algorithm a : all_algorithms) add(a, K, native, false, "packing");
@@ -166,5 +288,8 @@ int main(int argc, char** argv) {
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+#if defined(BUTTERFLY_DEVICE_HEADER)
+  held_device_inputs.reset();
+#endif
   return 0;
 }

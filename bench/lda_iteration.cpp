@@ -6,20 +6,27 @@
 // whole-application measurement. The question it answers: how much does the rest of an
 // iteration add to the z draw (target: a full iteration at most 1.5x the draw alone), and
 // butterfly's speed-up over basic for the whole iteration at K > 200.
-// Counters: tokens_per_s (rate over the timed iteration), z_draw_s and rest_s (seconds per
-// iteration of the draw and of counts + Dirichlet draws, as sampler::iterate reports them:
-// steady_clock, so on a busy machine read them as shares, not as absolute times), z_share
-// (z_draw / whole iteration) and iter_per_draw (whole iteration / z_draw, the 1.5x check),
-// K, V, copied_bytes_per_iter. The label is the algorithm.
+// Counters: tokens_per_s (rate over the timed iteration), z_draw_s, combine_s and rest_s
+// (seconds per iteration of the z step -- the draw, or collapsed's and mh's sweep --, of the
+// count combiner and of the rest -- counts, the estimator's theta and phi, the sweep's
+// tables --, as sampler::iterate reports them: steady_clock around steps that each return
+// when the backend is done, so on a busy machine read them as shares, not as absolute times),
+// z_share (z_draw / whole iteration) and iter_per_draw (whole iteration / z_draw, the 1.5x
+// check), K, V, copied_bytes_per_iter. The label is the algorithm (the estimator in
+// estimators/).
 // Group lda_options (butterfly, K = 240): the trainer's --width x --estimator choices, the
 // numbers behind its defaults (bench/RESULTS.md, issue 12).
-// The state is set up once per (algorithm, K), outside the timing: the initial state and
+// Group estimators (butterfly at the native width, K = 240 and 1000): every estimator
+// (lda::estimator) with the trainer's start topics (default_start_topics) and no burn-in, as
+// `butterfly-lda train --estimator E` runs it; bench/gpu/run.sh measures it on the GPU.
+// The state is set up once per (options, K), outside the timing: the initial state and
 // then warmup iterations, so theta and phi are concentrated as in training, not uniform.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (as butterfly-bench-draw does) and
 // renumbers the words they use, so the subset is a corpus of its own (phi is V x K, and a
 // vocabulary of words that never occur would inflate the phi draw).
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +39,12 @@ namespace {
 
 using namespace butterfly;
 
-constexpr int warmup_iterations = 3;
+// Iterations before the timing, 3 unless $BUTTERFLY_BENCH_WARMUP says otherwise
+// (bench/gpu/run.sh profiles with 1: ncu serializes every kernel of them).
+int warmup_iterations() {
+  const char* n = std::getenv("BUTTERFLY_BENCH_WARMUP");
+  return n ? std::atoi(n) : 3;
+}
 
 bench::corpus load() {
   bench::corpus c = bench::wiki_lead_documents();
@@ -53,16 +65,19 @@ const bench::corpus& wiki() {
 
 // The chain, and the sampler with its warmed-up state, for one (options, K) at a time: the
 // runs are registered in that order, so repetitions reuse it and only one K's state is held.
+// main releases it: a device sampler's memory must go back before the runtime does.
 struct fixture {
   lda::sampler_options how{};
   int K = 0;
   std::unique_ptr<lda::chain> chain;
   std::unique_ptr<lda::sampler> sampler;
 };
+fixture held;
 fixture& fixture_for(lda::sampler_options how, int K) {
-  static fixture f;
+  fixture& f = held;
   if (!f.chain || f.how.method != how.method || f.how.width != how.width || f.how.theta_phi != how.theta_phi ||
-      f.K != K) {
+      f.how.start_topics != how.start_topics || f.K != K) {
+    f.sampler.reset();  // before its chain
     f = fixture{};
     const auto& c = wiki();
     lda::hyperparameters h;
@@ -71,31 +86,34 @@ fixture& fixture_for(lda::sampler_options how, int K) {
     f.K = K;
     f.chain = std::make_unique<lda::chain>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, how);
     f.sampler = std::make_unique<lda::sampler>(*f.chain);
-    for (int i = 0; i < warmup_iterations; ++i) f.sampler->iterate();
+    for (int i = 0, n = warmup_iterations(); i < n; ++i) f.sampler->iterate();
   }
   return f;
 }
 
-void lda_iteration(benchmark::State& state, lda::sampler_options how, int K) {
+void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std::string label) {
   auto& f = fixture_for(how, K);
-  double z_draw = 0, rest = 0;
+  double z_draw = 0, combine = 0, rest = 0;
   const std::uint64_t copied = f.sampler->copied_bytes();
   for (auto _ : state) {
     const lda::iteration_seconds sec = f.sampler->iterate();
     benchmark::ClobberMemory();
     z_draw += sec.z_draw;
-    rest += sec.combine + sec.rest;
+    combine += sec.combine;
+    rest += sec.rest;
   }
   state.counters["copied_bytes_per_iter"] =
       benchmark::Counter(static_cast<double>(f.sampler->copied_bytes() - copied), benchmark::Counter::kAvgIterations);
   const auto& c = wiki();
-  state.SetLabel(std::string(name(how.method)));
+  state.SetLabel(label);
   state.counters["tokens_per_s"] =
       benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["z_draw_s"] = benchmark::Counter(z_draw, benchmark::Counter::kAvgIterations);
+  state.counters["combine_s"] = benchmark::Counter(combine, benchmark::Counter::kAvgIterations);
   state.counters["rest_s"] = benchmark::Counter(rest, benchmark::Counter::kAvgIterations);
-  state.counters["z_share"] = z_draw / (z_draw + rest);
-  state.counters["iter_per_draw"] = (z_draw + rest) / z_draw;
+  const double whole = z_draw + combine + rest;
+  state.counters["z_share"] = z_draw / whole;
+  state.counters["iter_per_draw"] = whole / z_draw;
   state.counters["K"] = K;
   state.counters["V"] = static_cast<double>(c.V);
 }
@@ -105,14 +123,14 @@ void lda_iteration(benchmark::State& state, lda::sampler_options how, int K) {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (!bench::announce("butterfly-bench-lda", wiki,
-                       std::to_string(warmup_iterations) + " warmup iterations per (algorithm, K)"))
+                       std::to_string(warmup_iterations()) + " warmup iterations per (options, K)"))
     return 1;
   for (algorithm a : all_algorithms)
     for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
       const std::string n = "lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K);
       // Real time: on the openmp and kokkos backends the work runs on threads whose CPU time
       // the benchmark thread's clock does not see.
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{a}, K)
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{a}, K, std::string(name(a)))
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
@@ -121,11 +139,23 @@ int main(int argc, char** argv) {
       const std::string n = "lda_options/" + std::string(lda::estimator_name(e)) + "/W:" + std::to_string(width) +
                             "/K:240";
       benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{algorithm::butterfly, width, e},
-                                   240)
+                                   240, "butterfly")
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  for (const int K : {240, 1000})
+    for (const lda::estimator e :
+         {lda::estimator::sample, lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh}) {
+      lda::sampler_options how{algorithm::butterfly, 0, e};
+      how.start_topics = lda::default_start_topics(wiki().M(), K);
+      const std::string n = "estimators/" + std::string(lda::estimator_name(e)) + "/K:" + std::to_string(K);
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K, std::string(lda::estimator_name(e)))
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  held.sampler.reset();
+  held.chain.reset();
   return 0;
 }
