@@ -1,5 +1,6 @@
 # ctest script: trains the bundled corpus with OMP_NUM_THREADS = 1, 2 and 3 and requires
-# byte-identical phi.npy, theta.npy and metrics.jsonl.
+# byte-identical phi.npy, theta.npy and metrics.jsonl (its held-out perplexities among them).
+# Skips (prints SKIPPED:) where a device backend has no device.
 #   cmake -DLDA=<butterfly-lda> -DWORK=<dir> [-DOPTIONS=<;-list of more train options>] -P same_model_any_threads.cmake
 file(REMOVE_RECURSE ${WORK})
 foreach(threads 1 2 3)
@@ -7,6 +8,11 @@ foreach(threads 1 2 3)
   execute_process(COMMAND ${LDA} train --quiet --iterations 12 --topics 16 --holdout 0.1 ${OPTIONS}
                           --out ${WORK}/t${threads}
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 AND err MATCHES "no [A-Za-z]+ device")
+    # A device backend on a machine without its device (the test's SKIP_REGULAR_EXPRESSION).
+    message("SKIPPED: butterfly-lda cannot run here: ${err}")
+    return()
+  endif()
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "OMP_NUM_THREADS=${threads}: butterfly-lda exited ${rc}: ${err}")
   endif()

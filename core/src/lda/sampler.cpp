@@ -275,6 +275,26 @@ void sampler::run(const steps::any& s, std::int64_t n) const {
   steps::run_on_host(b_, s, n);
 }
 
+// The counts: on host memory the row forms (one element per row or chunk walks its tokens,
+// the faster shape for a CPU); on device memory zeroed, then one element per token with an
+// integer atomic add (steps.hpp), the same integers, so that no thread walks a long row alone.
+void sampler::count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets,
+                           std::int64_t rows) const {
+  if (b_.kernel_memory() != detail::memory::device) return run(s, rows);
+  if (rows <= 0) return;
+  run(steps::zero_entries<std::int32_t>{s.counts}, rows * s.K);
+  run(steps::token_topic_counts{s.offsets, rows, s.tokens, s.z, s.K, s.counts, s.pooled},
+      host_offsets[rows] - host_offsets[0]);
+  // mh's lists of the words' topics: the entries topic_counts lists, from the counted rows.
+  if (s.listed) run(steps::word_topics{s.offsets, s.counts, s.K, s.listed}, rows);
+}
+
+void sampler::count_topics(const steps::token_partials& s) const {
+  if (b_.kernel_memory() != detail::memory::device) return run(s, s.chunks);
+  run(steps::zero_entries<std::int64_t>{s.partial}, s.chunks * s.K);
+  run(steps::token_partial_counts{s.z, s.tokens, s.chunks, s.K, s.partial, s.pooled}, s.tokens);
+}
+
 std::uint32_t sampler::iteration() const { return a_->iteration; }
 
 bool sampler::holds_model() const { return a_->holds; }
@@ -335,15 +355,17 @@ double sampler::estimate(std::uint32_t iteration) {
   const std::int64_t M = c_.part_.num_docs(), V = c_.docs_.vocab_size;
   const std::int64_t entries = a.chunks * K;
   double combine_seconds = 0;
-  if (!a.swept && a.holds) run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()}, M);
+  if (!a.swept && a.holds)
+    count_topics(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), K, a.n_mk.data()},
+                 c_.local_offsets_.data(), M);
   a.swept = false;
   // In one process mh's lists come with the counts; with a combiner, from the combined
   // counts when the sweep needs them (word_topic_places).
   const bool lists = c_.how_.theta_phi == estimator::mh && !c_.combine_ && sweeps(iteration + 1);
   if (a.n_wk.size() != 0)
-    run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data(),
-                            lists ? a.word_topic_list.data() : nullptr},
-        V);
+    count_topics(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data(),
+                                     lists ? a.word_topic_list.data() : nullptr},
+                 c_.word_offsets_.data(), V);
   a.tables_valid = lists;
   if (c_.combine_) {
     // Several processes: their counts are summed on the host (MPI_Allreduce); on device
@@ -356,7 +378,7 @@ double sampler::estimate(std::uint32_t iteration) {
     if (c_.combine_)
       run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
     else
-      run(steps::token_partials{a.z.data(), c_.part_.num_tokens(), a.chunks, K, a.count_partial.data()}, a.chunks);
+      count_topics(steps::token_partials{a.z.data(), c_.part_.num_tokens(), a.chunks, K, a.count_partial.data()});
     run(steps::mean_scale{a.count_partial.data(), a.chunks, K, static_cast<double>(V) * c_.h_.beta,
                           a.scale.data(), sweeping() ? a.totals.data() : nullptr},
         K);
@@ -528,7 +550,8 @@ void sampler::theta_rows(std::int64_t first, std::int64_t count, float* out) {
   model_rows(a.theta.data(), first, count, out, [&](float* rows) {
     const steps::pooled_topics pooled = a.pooled();
     kernel_array<std::int32_t> counts(b_, size_of(count * K));
-    run(steps::topic_counts{a.offsets.data() + first, nullptr, a.z.data(), K, counts.data(), nullptr, pooled}, count);
+    count_topics(steps::topic_counts{a.offsets.data() + first, nullptr, a.z.data(), K, counts.data(), nullptr, pooled},
+                 c_.local_offsets_.data() + first, count);
     run(steps::posterior_mean_rows{c_.h_.alpha * (pooled.sweeps + 1), counts.data(), K, rows}, count);
   });
 }
@@ -564,8 +587,9 @@ void sampler::pooled_phi_rows(std::int64_t first, std::int64_t count, float* row
   };
   if (c_.combine_) {
     kernel_array<std::int32_t> counts(b_, size_of(V * K));
-    run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, counts.data(), nullptr, pooled},
-        V);
+    count_topics(
+        steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, counts.data(), nullptr, pooled},
+        c_.word_offsets_.data(), V);
     counts.update_on_host(c_.combine_);
     scale([&] {
       run(steps::column_partials<std::int32_t, std::int64_t>{counts.data(), V, K, a.count_partial.data()}, a.chunks * K);
@@ -576,15 +600,15 @@ void sampler::pooled_phi_rows(std::int64_t first, std::int64_t count, float* row
   // The scale once per iteration: the trainer asks for phi a chunk of rows at a time.
   if (a.scale_at != a.iteration) {
     scale([&] {
-      run(steps::token_partials{a.z.data(), c_.part_.num_tokens(), a.chunks, K, a.count_partial.data(), pooled},
-          a.chunks);
+      count_topics(
+          steps::token_partials{a.z.data(), c_.part_.num_tokens(), a.chunks, K, a.count_partial.data(), pooled});
     });
     a.scale_at = a.iteration;
   }
   kernel_array<std::int32_t> counts(b_, size_of(count * K));
-  run(steps::topic_counts{a.word_offsets.data() + first, a.word_tokens.data(), a.z.data(), K, counts.data(), nullptr,
-                          pooled},
-      count);
+  count_topics(steps::topic_counts{a.word_offsets.data() + first, a.word_tokens.data(), a.z.data(), K, counts.data(),
+                                   nullptr, pooled},
+               c_.word_offsets_.data() + first, count);
   run(steps::posterior_mean_entries{counts.data(), a.pooled_scale.data(), K, prior, rows}, count * K);
 }
 
@@ -626,7 +650,8 @@ std::vector<std::int32_t> sampler::document_topic_counts() const {
   // Not kept (collapsed without a burn-in): counted from z now.
   const arrays& a = *a_;
   kernel_array<std::int32_t> n_mk(b_, size_of(c_.part_.num_docs() * c_.h_.num_topics));
-  run(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), c_.h_.num_topics, n_mk.data()}, c_.part_.num_docs());
+  count_topics(steps::topic_counts{a.offsets.data(), nullptr, a.z.data(), c_.h_.num_topics, n_mk.data()},
+               c_.local_offsets_.data(), c_.part_.num_docs());
   n_mk.copy_to(out);
   return out;
 }
@@ -640,8 +665,9 @@ std::vector<std::int32_t> sampler::word_topic_counts() const {
   // Not kept (collapsed in one process): counted from z now.
   const arrays& a = *a_;
   kernel_array<std::int32_t> n_wk(b_, size_of(c_.docs_.vocab_size * c_.h_.num_topics));
-  run(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), c_.h_.num_topics, n_wk.data()},
-      c_.docs_.vocab_size);
+  count_topics(
+      steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), c_.h_.num_topics, n_wk.data()},
+      c_.word_offsets_.data(), c_.docs_.vocab_size);
   n_wk.copy_to(out);
   return out;
 }

@@ -1,7 +1,10 @@
 // Host-side loops (the LDA's host steps, evaluation) over the configured executor's threads:
 // executor::for_each (executor.hpp) is how a backend runs them; host_parallel_for is that
 // loop for code that has no executor at hand. The serial executor runs chunks in order; the
-// openmp and kokkos executors spread them over threads.
+// openmp and kokkos executors spread them over threads. Where the configured executor's
+// kernels read device memory (cuda, hip, emulated), its for_each runs on the calling thread,
+// and host_parallel_for runs the chunks on std::threads instead (OMP_NUM_THREADS of them when
+// set, else one per hardware thread): host work beside a device need not be serial.
 #pragma once
 
 #include <atomic>
@@ -22,7 +25,8 @@ using chunk_body = std::function<void(std::int64_t begin, std::int64_t end)>;
 // the thread count. chunk < 1 is std::invalid_argument.
 void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& body);
 
-// Threads host_parallel_for may use (1 on the serial backend).
+// Threads host_parallel_for may use (1 on the serial backend; on a device backend its
+// std::threads).
 int host_threads();
 
 // What a backend's for_each hands to its threads: run(c) for every c in

@@ -21,6 +21,8 @@
 namespace butterfly::lda {
 namespace steps {
 class any;  // steps.hpp
+struct topic_counts;
+struct token_partials;
 }
 
 class sampler {
@@ -95,6 +97,10 @@ class sampler {
   void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
   void refresh_model();    // estimator::collapsed and mh: posterior_means, when stale
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
+  // The counts: s for `rows` rows, whose offsets on the host start at host_offsets (rows + 1
+  // of them); s for its chunks. On device memory spread over the tokens (steps.hpp).
+  void count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets, std::int64_t rows) const;
+  void count_topics(const steps::token_partials& s) const;
   template <class Make>
   void model_rows(const float* held, std::int64_t first, std::int64_t count, float* out, Make&& make);
 

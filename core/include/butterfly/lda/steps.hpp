@@ -3,13 +3,17 @@
 // executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
 // the device backend's grid-stride kernels on device memory. Every element writes only its
 // own outputs, and every floating-point sum inside an element runs in a fixed order, so the trained model is
-// the same bits on every backend, thread count and grid. Integer counts are each owned by
-// one element (a document's row, a word's row), so no atomics are needed.
+// the same bits on every backend, thread count and grid. On the host integer counts are each
+// owned by one element (a document's row, a word's row); on a device they are spread over
+// the tokens (token_topic_counts, token_partial_counts: one element per token, an integer
+// atomic add), whose sums do not depend on the order of the adds, so the counts are the same.
 //
 // The iteration (chain.hpp) in these steps:
-//   counts:  topic_counts (n_mk per document m, then n_wk per word w)
-//   mean:    posterior_mean_rows (theta), token_partials (or with MPI column_partials<int32,
-//            int64>) + mean_scale (the n_k per topic), posterior_mean_entries (phi)
+//   counts:  topic_counts (n_mk per document m, then n_wk per word w); on a device
+//            zero_entries, then token_topic_counts (per token) and for mh's lists word_topics
+//   mean:    posterior_mean_rows (theta), token_partials (on a device zero_entries +
+//            token_partial_counts; with MPI column_partials<int32, int64>) + mean_scale (the
+//            n_k per topic), posterior_mean_entries (phi)
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
 //   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then n_mk and the
@@ -123,7 +127,7 @@ struct keep_topics {
 // tokens [offsets[r], offsets[r + 1]) themselves (n_mk: a document's tokens are
 // contiguous), or tokens[i] for i in that range (n_wk: the tokens grouped by word). Each row
 // is written by one element, so no atomics are needed. With `pooled`, the same tokens'
-// topics in the pooled sweeps too.
+// topics in the pooled sweeps too. The host's form; a device's is token_topic_counts.
 // With `listed` (the words' rows, estimator::mh in one process): also row r's list of its
 // tokens' topics in listed[offsets[r], offsets[r + 1]) (word_topics' list, metropolis.hpp),
 // as its tokens' topics are counted: a short list by sorting them as they come (n^2 / 4
@@ -162,6 +166,7 @@ struct topic_counts {
 // tokens cut into `chunks` equal ranges): with mean_scale, n_k from z in O(tokens), the same
 // integers as column_partials of n_wk in O(V K). Not with a count combiner (MPI), whose
 // combined n_wk covers tokens this z does not. With `pooled`, the pooled sweeps' topics too.
+// The host's form; a device's is token_partial_counts.
 struct token_partials {
   const std::int32_t* z;
   std::int64_t tokens, chunks;
@@ -177,6 +182,70 @@ struct token_partials {
     for (std::int64_t t = c * length; t < end; ++t) ++p[z[t]];
     for (int s = 0; s < pooled.sweeps; ++s)
       for (std::int64_t t = c * length; t < end; ++t) ++p[pooled.topics[s * pooled.stride + t]];
+  }
+};
+
+// The counts on a device (lda::sampler picks them where the kernels read device memory; the
+// host keeps topic_counts and token_partials, faster there): the counts zeroed (zero_entries:
+// device memory comes uninitialized), then one element per token adds 1 where the row forms
+// add it, with an integer atomic add (detail::atomic_add). A long row (n_k's ranges of
+// tokens/chunks, a word of 14,193 tokens) is spread over as many threads as it has tokens
+// instead of walked by one. Integer sums do not depend on the order of the adds: the counts
+// are the row forms' exactly.
+
+// Element i: out[i] = 0.
+template <class T>
+struct zero_entries {
+  T* out;
+  static constexpr std::int64_t grain = 1 << 14;
+  BUTTERFLY_FN void operator()(std::int64_t i) const { out[i] = 0; }
+};
+
+// Element i: the token at place offsets[0] + i of topic_counts' CSR (rows + 1 offsets) adds 1
+// to its row's count of its topic (and of its topic in each pooled sweep): topic_counts
+// without `listed` (mh's lists come from the counts, word_topics), into counts zeroed before.
+// Its row is the last r with offsets[r] <= the place (a binary search; the places of a warp
+// are mostly in one row, so its loads are mostly one).
+struct token_topic_counts {
+  const std::int64_t* offsets;  // rows + 1
+  std::int64_t rows;
+  const std::int64_t* tokens;   // null: the identity
+  const std::int32_t* z;
+  int K;
+  std::int32_t* counts;  // rows x K, zeroed
+  pooled_topics pooled = {};
+  static constexpr std::int64_t grain = 1 << 12;
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    const std::int64_t place = offsets[0] + i;
+    std::int64_t row = 0, above = rows;  // offsets[row] <= place < offsets[above]
+    while (above - row > 1) {
+      const std::int64_t mid = row + (above - row) / 2;
+      if (offsets[mid] <= place) row = mid;
+      else above = mid;
+    }
+    const std::int64_t t = tokens ? tokens[place] : place;
+    std::int32_t* const n = counts + row * K;
+    detail::atomic_add(n + z[t], std::int32_t{1});
+    for (int s = 0; s < pooled.sweeps; ++s)
+      detail::atomic_add(n + pooled.topics[s * pooled.stride + t], std::int32_t{1});
+  }
+};
+
+// Element t: token t adds 1 to token_partials' row of its chunk at its topic (and at its
+// topic in each pooled sweep), into partial zeroed before: token_partials' integers.
+struct token_partial_counts {
+  const std::int32_t* z;
+  std::int64_t tokens, chunks;
+  int K;
+  std::int64_t* partial;  // chunks x K, zeroed
+  pooled_topics pooled = {};
+  static constexpr std::int64_t grain = 1 << 12;
+  BUTTERFLY_FN void operator()(std::int64_t t) const {
+    const std::int64_t length = (tokens + chunks - 1) / chunks;
+    std::int64_t* const p = partial + (t / length) * K;
+    detail::atomic_add(p + z[t], std::int64_t{1});
+    for (int s = 0; s < pooled.sweeps; ++s)
+      detail::atomic_add(p + pooled.topics[s * pooled.stride + t], std::int64_t{1});
   }
 };
 
@@ -478,7 +547,8 @@ class any : public std::variant<initial_topics, keep_topics, topic_counts, poste
                                 posterior_mean_entries, posterior_mean_words, gamma_entries, dirichlet_rows,
                                 column_partials<double, double>, sum_scale, dirichlet_columns,
                                 likelihood_blocks, word_gaps, word_buckets, scale_sums, collapsed_documents,
-                                word_topics, mh_documents> {
+                                word_topics, mh_documents, zero_entries<std::int32_t>,
+                                zero_entries<std::int64_t>, token_topic_counts, token_partial_counts> {
  public:
   using variant::variant;
 };
