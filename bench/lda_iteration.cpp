@@ -12,8 +12,9 @@
 // tables --, as sampler::iterate reports them: steady_clock around steps that each return
 // when the backend is done, so on a busy machine read them as shares, not as absolute times),
 // z_share (z_draw / whole iteration) and iter_per_draw (whole iteration / z_draw, the 1.5x
-// check), K, V, copied_bytes_per_iter. The label is the algorithm (the estimator in
-// estimators/).
+// check), K, V, copied_bytes_per_iter, and "step NAME" for each step of lda/steps.hpp the
+// timed iterations ran (seconds per iteration, lda::sampler::step_seconds: the time per
+// step). The label is the algorithm (the estimator in estimators/).
 // Group lda_options (butterfly, K = 240): the trainer's --width x --estimator choices, the
 // numbers behind its defaults (bench/RESULTS.md, issue 12).
 // Group estimators (butterfly at the native width, K = 240 and 1000): every estimator
@@ -95,6 +96,7 @@ void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std
   auto& f = fixture_for(how, K);
   double z_draw = 0, combine = 0, rest = 0;
   const std::uint64_t copied = f.sampler->copied_bytes();
+  const auto steps_before = f.sampler->step_seconds();
   for (auto _ : state) {
     const lda::iteration_seconds sec = f.sampler->iterate();
     benchmark::ClobberMemory();
@@ -116,6 +118,13 @@ void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std
   state.counters["iter_per_draw"] = whole / z_draw;
   state.counters["K"] = K;
   state.counters["V"] = static_cast<double>(c.V);
+  for (const auto& [name, seconds] : f.sampler->step_seconds()) {
+    double before = 0;
+    for (const auto& [n, s] : steps_before)
+      if (n == name) before = s;
+    if (seconds > before)  // ran in the timed iterations
+      state.counters["step " + name] = benchmark::Counter(seconds - before, benchmark::Counter::kAvgIterations);
+  }
 }
 
 }  // namespace

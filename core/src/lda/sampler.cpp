@@ -1,7 +1,12 @@
 #include "butterfly/lda/sampler.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -16,6 +21,18 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A step's type as written in steps.hpp ("topic_counts", "column_partials<int, long>").
+template <class Step>
+std::string name_of(const Step&) {
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(typeid(Step).name(), nullptr, nullptr, &status), std::free);
+  std::string name = status == 0 ? demangled.get() : typeid(Step).name();
+  const std::string prefix = "butterfly::lda::steps::";
+  for (std::size_t at; (at = name.find(prefix)) != std::string::npos;) name.erase(at, prefix.size());
+  return name;
 }
 
 using detail::kernel_array;
@@ -269,10 +286,26 @@ sampler::~sampler() = default;
 // On device memory the steps are the device backend's kernels; on host memory, host loops
 // over the executor's threads (run_steps.hpp).
 void sampler::run(const steps::any& s, std::int64_t n) const {
+  const auto t0 = std::chrono::steady_clock::now();
 #if defined(BUTTERFLY_DEVICE_STEPS)
-  if (b_.kernel_memory() == detail::memory::device) return steps::run_on_device(s, n);
+  if (b_.kernel_memory() == detail::memory::device) steps::run_on_device(s, n);
+  else
 #endif
-  steps::run_on_host(b_, s, n);
+    steps::run_on_host(b_, s, n);
+  const double seconds = seconds_since(t0);
+  if (step_seconds_.empty()) step_seconds_.resize(std::variant_size_v<steps::any::variant>);
+  auto& [name, total] = step_seconds_[s.index()];
+  if (name.empty()) {
+    name = std::visit([](const auto& step) { return name_of(step); }, static_cast<const steps::any::variant&>(s));
+    step_order_.push_back(s.index());
+  }
+  total += seconds;
+}
+
+std::vector<std::pair<std::string, double>> sampler::step_seconds() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (const std::size_t i : step_order_) out.push_back(step_seconds_[i]);
+  return out;
 }
 
 // The counts: on host memory the row forms (one element per row or chunk walks its tokens,

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "butterfly/detail/executor.hpp"
@@ -81,6 +83,12 @@ class sampler {
   // Bytes copied between host and device memory by this process so far (the backend's
   // counter; 0 where the kernels read host memory).
   std::uint64_t copied_bytes() const;
+  // Seconds spent in each kind of step (lda/steps.hpp, by its type's name, e.g.
+  // "topic_counts") since the sampler was made, in the order each kind first ran: what an
+  // iteration's time is made of (the GPU runbook's time per step). A step returns when its
+  // kernels are done, so on a device too these are the steps' own times. The z draw is
+  // iteration_seconds::z_draw.
+  std::vector<std::pair<std::string, double>> step_seconds() const;
   // Whether the state lives in device memory (the backend's kernels cannot read host memory).
   bool on_device() const { return b_.kernel_memory() == detail::memory::device; }
 
@@ -107,6 +115,8 @@ class sampler {
   const chain& c_;
   const detail::executor& b_;
   std::unique_ptr<arrays> a_;
+  mutable std::vector<std::pair<std::string, double>> step_seconds_;  // by steps::any's index
+  mutable std::vector<std::size_t> step_order_;                       // indices, first run first
 };
 
 }  // namespace butterfly::lda
