@@ -72,6 +72,17 @@ endfunction()
 
 # Appends to problems_var what differs between the kernels found and those expected (both
 # lists of keys, repeats counted): the counts must be equal, not merely large enough.
+# out_var: the entries of list a left after removing, one for one, those of list b.
+function(list_minus out_var a b)
+  foreach(k IN LISTS b)
+    list(FIND a "${k}" at)
+    if(at GREATER -1)
+      list(REMOVE_AT a ${at})
+    endif()
+  endforeach()
+  set(${out_var} "${a}" PARENT_SCOPE)
+endfunction()
+
 function(compare_kernels unit found expected problems_var)
   set(problems "${${problems_var}}")
   list(LENGTH found n_found)
@@ -79,20 +90,8 @@ function(compare_kernels unit found expected problems_var)
   list(SORT found)
   list(SORT expected)
   if(NOT n_found EQUAL n_expected OR NOT found STREQUAL expected)
-    set(missing "${expected}")
-    foreach(k IN LISTS found)
-      list(FIND missing "${k}" at)
-      if(at GREATER -1)
-        list(REMOVE_AT missing ${at})
-      endif()
-    endforeach()
-    set(extra "${found}")
-    foreach(k IN LISTS expected)
-      list(FIND extra "${k}" at)
-      if(at GREATER -1)
-        list(REMOVE_AT extra ${at})
-      endif()
-    endforeach()
+    list_minus(missing "${expected}" "${found}")
+    list_minus(extra "${found}" "${expected}")
     list(JOIN missing ", " missing)
     list(JOIN extra ", " extra)
     string(APPEND problems "  ${unit}: expected exactly ${n_expected} kernels, found ${n_found}"
@@ -130,3 +129,32 @@ function(report title header rows notes problems spills spilled_units)
   endif()
   message("static check passed")
 endfunction()
+
+# The source and the definitions of one unit of device code: the draw kernels, or the LDA
+# steps' kernels (which the LDA library compiles with BUTTERFLY_DEVICE_STEPS).
+function(unit_source unit source_var defines_var)
+  if(unit STREQUAL "draw")
+    set(${source_var} ${DRAW_SOURCE} PARENT_SCOPE)
+    set(${defines_var} "" PARENT_SCOPE)
+  else()
+    set(${source_var} ${LDA_SOURCE} PARENT_SCOPE)
+    set(${defines_var} -DBUTTERFLY_DEVICE_STEPS PARENT_SCOPE)
+  endif()
+endfunction()
+
+# One kernel's verdict, appended to the caller's spills, spilled_units, problems and notes: a
+# spill (spilled bytes or registers, spill_text) always counts; local memory without a spill
+# (local_bytes of stack or scratch, local_text: a local array) is a problem in a draw kernel
+# and a note in an LDA step's.
+macro(judge_kernel unit label spilled spill_text local_bytes local_text)
+  if(NOT "${spilled}" EQUAL 0)
+    string(APPEND spills "  ${label}: ${spill_text}\n")
+    list(APPEND spilled_units ${unit})
+  elseif(NOT "${local_bytes}" EQUAL 0)
+    if("${unit}" STREQUAL "draw")
+      string(APPEND problems "  ${label}: ${local_text} (a local array)\n")
+    else()
+      string(APPEND notes "- ${label}: ${local_text} and no spill: a local array of the step (allowed).\n")
+    endif()
+  endif()
+endmacro()
