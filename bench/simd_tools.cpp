@@ -80,7 +80,7 @@ void arrays(inputs& in) {
   }
 }
 
-// ---- GCC/Clang vector extensions (what backends/common/host_lanes/simd_lanes.hpp uses)
+// ---- GCC/Clang vector extensions (what backends/subgroups/host_lanes/simd_lanes.hpp uses)
 typedef float v8f __attribute__((vector_size(32)));
 typedef std::int32_t v8i __attribute__((vector_size(32)));
 template <int D>

@@ -1,4 +1,4 @@
-# The instruction set the host lanes (backends/common/host_lanes/simd_*.hpp) are compiled for.
+# The instruction set the host lanes (backends/subgroups/host_lanes/simd_*.hpp) are compiled for.
 # z never depends on it (see simd_lanes.hpp: the logical width W is fixed apart from the
 # ISA, and -ffp-contract=off keeps every ISA's arithmetic the same IEEE operations); only
 # the speed does.

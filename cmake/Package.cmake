@@ -14,7 +14,7 @@ foreach(target butterfly butterfly_lda)
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
           INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${BUTTERFLY_BACKEND_INCLUDE_DIRS}
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${PROJECT_SOURCE_DIR}/lda/include/ ${BUTTERFLY_BACKEND_INCLUDE_DIRS}
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 foreach(set butterflyTargets butterflyLdaTargets)
   install(EXPORT ${set} NAMESPACE butterfly:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/butterfly)

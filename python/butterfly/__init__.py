@@ -24,3 +24,12 @@ from .lda import LDA
 
 __all__ = ["LDA", "algorithms", "backend", "backend_unavailable_reason", "draw_rows", "draw_topics",
            "default_width", "device_array", "supported_widths", "__version__"]
+
+
+def __getattr__(name):
+    # default_width's name in 0.1, kept until 1.0 so that code written against 0.1 runs.
+    if name == "native_width":
+        import warnings
+        warnings.warn("butterfly.native_width was renamed butterfly.default_width", DeprecationWarning, stacklevel=2)
+        return default_width
+    raise AttributeError(f"module 'butterfly' has no attribute {name!r}")

@@ -152,6 +152,11 @@ def test_version_and_backend_are_visible():
     assert butterfly.algorithms == tuple(METHODS)
 
 
+def test_native_width_is_default_width_deprecated():
+    with pytest.warns(DeprecationWarning, match="renamed butterfly.default_width"):
+        assert butterfly.native_width == butterfly.default_width
+
+
 def test_gpu_arrays_are_refused_by_a_host_build_and_checked_by_a_device_build():
     class FakeDeviceArray:  # what torch CUDA tensors and CuPy arrays expose
         __cuda_array_interface__ = {"shape": (4, 4), "typestr": "<f4", "data": (0, False), "version": 3}

@@ -104,6 +104,8 @@ std::string backend_unavailable_reason();
 // size on a GPU.
 int default_width();
 std::vector<int> supported_widths();
+// default_width()'s name in 0.1, kept until 1.0 so that programs written against 0.1 build.
+[[deprecated("renamed butterfly::default_width()")]] inline int native_width() { return default_width(); }
 
 namespace reference {
 // The serial backend, whatever BACKEND was configured: the reference the others match.
@@ -114,6 +116,9 @@ void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out
                const draw_options& options = {});
 int default_width();
 std::vector<int> supported_widths();
+[[deprecated("renamed butterfly::reference::default_width()")]] inline int native_width() {
+  return default_width();
+}
 }  // namespace reference
 
 }  // namespace butterfly

@@ -3,7 +3,8 @@
 # Both checks cover every device kernel, in two units:
 #   draw  DRAW_SOURCE (src/executor.cpp): kernel::draw<Algorithm, W, Source>, 4 algorithms x
 #         2 weight sources = exactly 8 kernels per target
-#   lda   LDA_SOURCE (src/lda_steps.cpp, with BUTTERFLY_DEVICE_STEPS): kernel::for_each<Step>,
+#   lda   LDA_SOURCE (lda/src/device/run_on_device.cpp on butterfly/cuda_hip/for_each.hpp):
+#         kernel::for_each<Step>,
 #         exactly one per alternative of lda::steps::any in STEPS_HEADER (lda/steps.hpp)
 # Policy: a draw kernel fails on any stack/scratch at all (a[W] and c_warp[W] must stay in
 # registers; a local array there is as bad as a spill); an LDA kernel fails on spills only
@@ -131,14 +132,16 @@ function(report title header rows notes problems spills spilled_units)
 endfunction()
 
 # The source and the definitions of one unit of device code: the draw kernels, or the LDA
-# steps' kernels (which the LDA library compiles with BUTTERFLY_DEVICE_STEPS).
+# steps' kernels (which the LDA library compiles with the CUDA/HIP launch header, from its
+# own include folder).
 function(unit_source unit source_var defines_var)
   if(unit STREQUAL "draw")
     set(${source_var} ${DRAW_SOURCE} PARENT_SCOPE)
     set(${defines_var} "" PARENT_SCOPE)
   else()
     set(${source_var} ${LDA_SOURCE} PARENT_SCOPE)
-    set(${defines_var} -DBUTTERFLY_DEVICE_STEPS PARENT_SCOPE)
+    set(${defines_var} "-DBUTTERFLY_FOR_EACH_HEADER=\"butterfly/cuda_hip/for_each.hpp\"" -I${LDA_INCLUDE}
+        PARENT_SCOPE)
   endif()
 endfunction()
 

@@ -4,7 +4,8 @@
 //   memory space  where its kernels read (host or device), allocate, copy, release: a
 //                 memory_space it is constructed with (memory_space.hpp says why not virtuals)
 //   launches      for_each(n, chunk, body): a host loop over chunks (the LDA's host steps,
-//                 evaluation); for_each_warp(launch): the draw kernel over every warp
+//                 evaluation); for_each_warp(launch): the draw kernel over every warp;
+//                 run(operation): work above the seam in the form its kernels' memory needs
 // Everything that computes sits above it: the front door (core/src/draw.cpp) checks the
 // arguments, resolves the width, plans the warps and stages host spans for a device; the
 // draw kernel is core's draw_warp; the LDA steps are the LDA library's. A backend derives
@@ -38,6 +39,22 @@ struct warp_launch {
   const draw_options& options;
   std::int32_t* z;               // one output per token (product form) or row
   void* stream = nullptr;        // the device executors' stream; null elsewhere
+};
+
+class executor;
+
+// Work defined above the seam (the LDA steps) in two forms: one for kernels that read host
+// memory, one for kernels that read device memory (Ginkgo's executor::run(operation)). The
+// executor runs the form its kernel memory needs, so code that calls it needs no knowledge of
+// which backend was configured; the device form is compiled only where a backend has device
+// memory.
+class operation {
+ public:
+  virtual void run_on_host(const executor& e) const = 0;
+  virtual void run_on_device(const executor& e) const = 0;
+
+ protected:
+  ~operation() = default;
 };
 
 class executor {
@@ -98,6 +115,11 @@ class executor {
   // Draws every token (row) of l.src into l.z and returns when z is written.
   virtual void for_each_warp(const warp_launch<product_form>& l) const = 0;
   virtual void for_each_warp(const warp_launch<row_form>& l) const = 0;
+  // Runs op's form for this executor's kernel memory and returns when it is done.
+  void run(const operation& op) const {
+    if (kernel_memory() == memory::host) op.run_on_host(*this);
+    else op.run_on_device(*this);
+  }
 
  private:
   const memory_space& space_;

@@ -1,5 +1,5 @@
 // Grid-stride launches, shared by the draw kernel (src/executor.cpp) and the LDA steps
-// (src/lda_steps.cpp): as many blocks of block_threads as can be resident on the device at once,
+// (for_each.hpp): as many blocks of block_threads as can be resident on the device at once,
 // at most as many as the work needs; the kernels loop over the rest. Compiled by nvcc or
 // hipcc only.
 #pragma once

@@ -284,14 +284,10 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where, i
 sampler::~sampler() = default;
 
 // On device memory the steps are the device backend's kernels; on host memory, host loops
-// over the executor's threads (run_steps.hpp).
+// over the executor's threads (run_steps.hpp): the executor picks.
 void sampler::run(const steps::any& s, std::int64_t n) const {
   const auto t0 = std::chrono::steady_clock::now();
-#if defined(BUTTERFLY_DEVICE_STEPS)
-  if (b_.kernel_memory() == detail::memory::device) steps::run_on_device(s, n);
-  else
-#endif
-    steps::run_on_host(b_, s, n);
+  b_.run(steps::step_run(s, n));
   const double seconds = seconds_since(t0);
   if (step_seconds_.empty()) step_seconds_.resize(std::variant_size_v<steps::any::variant>);
   auto& [name, total] = step_seconds_[s.index()];

@@ -1,0 +1,49 @@
+// for_each_index(f, n): f(i) for every i in [0, n), one device thread per element: how code
+// above the seam (the LDA steps, lda/src/device) launches its element-wise kernels on CUDA and
+// HIP. Compiled by nvcc or hipcc only.
+#pragma once
+
+// First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
+#include "butterfly/cuda_hip/runtime.hpp"
+
+#include <cstdint>
+
+#include "butterfly/cuda_hip/grid.hpp"
+
+// The second __launch_bounds__ argument: at least 4 resident blocks of 256 threads, i.e. at
+// most 64 registers per thread on sm_80/sm_90 (occupancy >= 50 %) and 4 waves per SIMD (at
+// most 128 VGPRs) on AMD. With the first argument alone, ptxas 13 for sm_90 picks its own
+// register target and spills 8-16 bytes in two of the LDA steps (word_buckets,
+// token_partials); with 4 no step spills on any target the static checks cover
+// (static_checks/). Raising it (8: 32 registers) is how those checks demonstrate that a forced
+// spill in these kernels is caught.
+#ifndef BUTTERFLY_FOR_EACH_MIN_BLOCKS
+#define BUTTERFLY_FOR_EACH_MIN_BLOCKS 4
+#endif
+
+namespace butterfly::cuda_hip::kernel {
+
+// Grid-stride: the blocks that can be resident at once loop over the elements.
+template <class F>
+__global__ void __launch_bounds__(block_threads, BUTTERFLY_FOR_EACH_MIN_BLOCKS)
+    for_each(const F f, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    f(i);
+}
+
+}  // namespace butterfly::cuda_hip::kernel
+
+namespace butterfly::backend {
+
+// f is copied to the device by value (its pointers are device pointers). Returns when the
+// kernel is done: the next launch may read what this one wrote, and so may the host.
+template <class F>
+void for_each_index(const F& f, std::int64_t n) {
+  if (n <= 0) return;
+  using namespace cuda_hip;
+  void (*const k)(F, std::int64_t) = kernel::for_each<F>;
+  launch_and_wait(k, resident_blocks(k, (n + block_threads - 1) / block_threads), nullptr, f, n);
+}
+
+}  // namespace butterfly::backend
