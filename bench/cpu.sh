@@ -1,8 +1,8 @@
 #!/bin/sh
-# Reruns the CPU-speed measurements of issue 12 (bench/RESULTS.md, section "Issue 12"):
-# Figure 3 on the SIMD host lanes -- every algorithm x the paper's K grid + 512, 1024 x every
-# host width, with the plain scalar loop of the same run as the baseline -- on the ap corpus,
-# one thread. Builds with the bench preset (build-bench/, host ISA: -march=native).
+# Measures the z draw's speed on the CPU: Figure 3 on the SIMD host lanes -- every
+# algorithm x the paper's K grid + 512, 1024 x every host width, with the plain scalar loop
+# of the same run as the baseline -- on the ap corpus, one thread. Builds with the bench
+# preset (build-bench/, host ISA: -march=native).
 #   bench/cpu.sh [extra Google Benchmark flags]
 # Output in bench/results/cpu/: machine.txt (lscpu model line, commit, load), draw.json,
 # draw.log, tables.md.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Reruns every CPU measurement of issue 12 (bench/RESULTS.md, the "Issue 12" sections), one
-# after the other on a machine left alone meanwhile:
+# Runs every CPU-speed measurement of the host lanes and the LDA trainer, one after the
+# other on a machine left alone meanwhile:
 #   1. bench/cpu.sh: Figure 3 on the SIMD host lanes with the scalar loop (bench/results/cpu/)
 #   2. butterfly-bench-simd-tools: the SIMD tool comparison (bench/results/cpu/simd_tools.*)
 #   3. butterfly-bench-gamma: Gamma variates, new row form against the old code (bench/results/gamma/)

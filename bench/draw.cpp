@@ -10,7 +10,7 @@
 //           The host backends run SIMD lanes up to two registers and arrays above
 //           (host_lanes/host_subgroup.hpp)
 //   array   the same at K = 240 on the plain-array lanes of butterfly::reference (what the
-//           host backends ran before issue 12), for a before/after ratio in one run
+//           host backends run above two registers), for a SIMD/array ratio in one run
 //   device  (backends with device memory) Figure 3 device-resident, as an LDA loop on a GPU
 //           draws: theta, phi, the corpus and z uploaded once per K, the draw prepared once
 //           (topic_draw: checks and warp plan), weights not validated, each call timed on

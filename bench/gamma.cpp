@@ -4,8 +4,8 @@
 // counts of one word: most zero, a few large). Three implementations in one run:
 //   row      lda::gamma_row, the batched form lda/steps.hpp calls (vectorized first attempt)
 //   scalar   lda::gamma_variate entry by entry (same bits as row)
-//   baseline the implementation before issue 12, kept here only as the baseline: the same
-//            samplers on glibc's log/exp/cos (its bits differ between machines, see gamma.hpp)
+//   baseline the same samplers on glibc's log/exp/cos, the library's former form, kept here
+//            only for comparison (its bits differ between machines, see gamma.hpp)
 // Counter ns_per_variate (CPU time of the benchmark thread / variates drawn).
 #include <benchmark/benchmark.h>
 

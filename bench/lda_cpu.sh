@@ -1,7 +1,6 @@
 #!/bin/sh
-# Reruns the LDA half of issue 12's CPU measurements (bench/RESULTS.md, "Issue 12: the LDA
-# iteration and time to quality"), on the ap corpus, in build-bench-openmp (preset
-# bench-openmp: OpenMP backend, Release, host ISA):
+# Measures the LDA trainer's speed on the CPU, on the ap corpus, in build-bench-openmp
+# (preset bench-openmp: OpenMP backend, Release, host ISA):
 #   1. one iteration (butterfly, K = 240) per --estimator x --width, 1 then 2 threads
 #      (butterfly-bench-lda, group lda_options; bench/lda_tables.py);
 #   2. time to quality on ../shared/eval/ap with 2 threads, both estimators, scored by

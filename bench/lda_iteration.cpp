@@ -16,7 +16,7 @@
 // timed iterations ran (seconds per iteration, lda::sampler::step_seconds: the time per
 // step). The label is the algorithm (the estimator in estimators/).
 // Group lda_options (butterfly, K = 240): the trainer's --width x --estimator choices, the
-// numbers behind its defaults (bench/RESULTS.md, issue 12).
+// numbers behind its defaults.
 // Group estimators (butterfly at the native width, K = 240 and 1000): every estimator
 // (lda::estimator) with the trainer's start topics (default_start_topics) and no burn-in, as
 // `butterfly-lda train --estimator E` runs it; bench/gpu/run.sh measures it on the GPU.

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Reruns butterfly's side of issue 23's time to quality: held-out perplexity against wall
-# seconds on ap and 20news (the fixed splits of ../shared/eval) and wiki-lead (split once,
-# 10 % held out, seed 0, by ../shared/eval/heldout.py split into build-splits/wiki-lead,
-# git-ignored, reused after), K = 240 and 1000 (alpha 50/K, beta 0.01), 2 threads, each
-# point a fresh butterfly-lda process timed wall-clock with its peak RSS, scored by
-# heldout.py (bench/time_to_quality.py does the runs, the table and the plots).
+# Runs butterfly's side of the time to quality against the peers: held-out perplexity
+# against wall seconds on ap and 20news (the fixed splits of ../shared/eval) and wiki-lead
+# (split once, 10 % held out, seed 0, by ../shared/eval/heldout.py split into
+# build-splits/wiki-lead, git-ignored, reused after), K = 240 and 1000 (alpha 50/K, beta
+# 0.01), 2 threads, each point a fresh butterfly-lda process timed wall-clock with its peak
+# RSS, scored by heldout.py (bench/time_to_quality.py does the runs, the table and the plots).
 #   1. configures and builds butterfly-lda of preset PRESET (default bench-openmp: OpenMP
 #      backend, Release, host ISA, in build-bench-openmp, as bench/lda_cpu.sh does;
 #      bench-openmp-clang: the same compiled by clang++, in build-bench-openmp-clang);
@@ -32,8 +32,8 @@ THREADS=${THREADS:-2}
 PRESET=${PRESET:-bench-openmp}
 ESTIMATORS=${ESTIMATORS:-"collapsed mean"}
 # corpus@K=LIST: the iteration counts of each curve: early points (where WarpLDA's curve is
-# ahead), points around the time to WarpLDA's 2 % level, and a long run (issue 23's sixth
-# session; about 30 minutes of training per estimator here)
+# ahead), points around the time to WarpLDA's 2 % level, and a long run (about 30 minutes of
+# training per estimator here)
 ITERATIONS=${ITERATIONS:-"ap@240=10,25,50,100,200,400 ap@1000=10,25,50,100,200,400
   20news@240=10,25,50,100,150,200,400 20news@1000=5,10,20,40,50,60,65,70,80
   wiki-lead@240=10,25,50,100,150,200,400 wiki-lead@1000=10,20,40,55,70,75,85,100"}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """summary.md of a bench/gpu/run.sh state folder, on stdout: the steps (failures first, with
 their logs' tails), each prediction of bench/gpu/predictions.tsv beside its measurement, the
-targets of issue 41, the profiles, and the run log's tail.
+z draw's two targets on a GPU (butterfly >= 2x basic, within 3x of the HBM floor), the
+profiles, and the run log's tail.
 
     summary.py STATE --predictions bench/gpu/predictions.tsv
 
@@ -163,7 +164,8 @@ def device_tables(pred, gbps, emulated, device, times):
         if ("butterfly", K) in times and K >= 240 and gbps:
             m, b = times[("butterfly", K)]
             met_floor.append((K, m <= 3 * floor_ms(b, gbps)))
-    print("\nTargets (issue 41)" + (", not meaningful on the emulated device:" if emulated else ":"))
+    print("\nTargets of the z draw on a GPU"
+          + (", not meaningful on the emulated device:" if emulated else ":"))
     for what, res in (("butterfly >= 2x basic at K >= 200", met_ratio),
                       ("butterfly's z draw within 3x of the HBM floor for K >= 240", met_floor)):
         missed = [str(K) for K, ok in res if not ok]

@@ -22,8 +22,8 @@ struct case_inputs {
   std::size_t outputs() const { return rows ? offsets.size() - 1 : words.size(); }
 };
 
-// The widths goldens are kept for: the host backends' native width (8; 16 before issue
-// 12), and the GPU widths.
+// The widths goldens are kept for: the host backends' default width (8), 16 (the host lanes'
+// widest SIMD width on AVX2) and the GPU widths (32; 64 on AMD's wave64 GPUs).
 inline const std::vector<int> golden_widths{8, 16, 32, 64};
 inline constexpr std::uint64_t draw_seed = 20150101;
 inline constexpr std::uint32_t draw_iteration = 7;
@@ -75,7 +75,7 @@ inline std::vector<case_inputs> all_cases() {
           make_rows("rows-k33", 5, 333, 33)};
 }
 
-// Awkward weights (issue 21): what the weights' contract (draw_options::validate) says about
+// Awkward weights: what the weights' contract (draw_options::validate) says about
 // finite, non-negative weights, exercised on every backend. Each theta, phi or weights row
 // has a regime: ordinary (half its entries zero), all zero, big (~1e20: products overflow
 // float), tiny (~1e-25: products underflow float to 0 but not in double), small (~1e-20:

@@ -24,7 +24,8 @@ namespace butterfly::detail {
 // Host memory for kernel arrays: arrays of 2 MiB and more are placed on 2 MiB boundaries and
 // offered to the kernel as transparent huge pages (Linux, where THP is "madvise" or
 // "always"). The LDA sweeps read entries scattered over V x K counts: with 4 KiB pages nearly
-// every one of those reads also misses the TLB (bench/RESULTS.md, issue 23).
+// every one of those reads also misses the TLB (measured on 20news at K = 1000: an mh or
+// collapsed iteration took 0.75-0.94x the time on huge pages).
 template <class T>
 struct huge_page_allocator {
   using value_type = T;

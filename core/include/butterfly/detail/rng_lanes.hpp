@@ -1,7 +1,7 @@
 // The z uniform of every lane at once: rng::token_uniform (rng.hpp) evaluated on the
 // subgroup's lanes, the same bits. Random123's Philox works on arrays of uint32_t, one
-// counter at a time, so on SIMD host lanes it ran once per lane, about a fifth of the
-// butterfly's time at K = 240 (bench/RESULTS.md, issue 12). Here its ten rounds are
+// counter at a time, so on SIMD host lanes it ran once per lane, about a quarter of the
+// butterfly's profile at W = 8, K = 240 (~115 instructions per token). Here its ten rounds are
 // written on varying values, so a SIMD subgroup runs them on whole registers; where
 // varying<T> is T (CUDA, HIP) this is the scalar Philox again. tests/core/rng_lanes.cpp
 // checks it against Random123 bit for bit.
