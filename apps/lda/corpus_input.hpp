@@ -5,6 +5,7 @@
 #include <string>
 
 #include "butterfly/io/corpus.hpp"
+#include "butterfly/lda/checkpoint.hpp"
 
 namespace CLI {
 class App;
@@ -25,13 +26,8 @@ enum class corpus_required { no, yes };
 // --corpus-format, --stopwords, --min-df.
 void add_corpus_options(CLI::App& cmd, corpus_args& a, corpus_required required);
 
-struct corpus_source {
-  std::string format;  // uci, ldac or text
-  std::string path;    // absolute
-  std::string vocab;   // absolute, or "" (none)
-  std::string stopwords;
-  int min_df = 1;
-};
+// What to read: the corpus file as a checkpoint stores it.
+using corpus_source = lda::corpus_file;
 
 // The documents `a` names; without --corpus/--docword the bundled ap corpus. Options that
 // do not apply to the corpus's format, whether given or guessed from the file name, are a

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "butterfly/lda/training_options.hpp"
 #include "corpus_input.hpp"
 
 namespace CLI {
@@ -17,32 +18,14 @@ namespace butterfly::app {
 
 struct train_args {
   corpus_args corpus;
-  int topics = 20;
-  double alpha = 0.1, beta = 0.01;
-  std::uint32_t iterations = 200;
-  std::uint64_t seed = 1;
-  std::string algorithm = "butterfly";
-  int width = 0;  // 0 = the backend's native width
-  // The default by bench/RESULTS.md, issue 23: mean plateaus on wiki-lead (2,778 against
-  // WarpLDA's 2,357), collapsed ends within 1.5 % of WarpLDA on ap, 20news and wiki-lead.
-  std::string estimator = "collapsed";
-  std::uint32_t burn_in = 0;  // --estimator collapsed: iterations drawn as mean draws them first
-  // Topics per document in iteration 0's z (0 = every token uniform); none given: the
-  // training corpus's lda::default_start_topics.
-  std::optional<std::uint32_t> start_topics;
-  // Sweeps pooled into the model (lda::sampler_options::average); none given:
-  // lda::default_average of the estimator and burn-in.
-  std::optional<std::uint32_t> average;
-  std::uint32_t eval_every = 10;
-  double holdout = 0;
-  int fold_in_sweeps = 20, top_words = 10;
+  // What defines the run, with the library's defaults; the algorithm and the estimator by name
+  // here (options_of makes them the run's).
+  lda::training_options run;
+  std::string algorithm = std::string(name(lda::training_options{}.method));
+  std::string estimator = lda::estimator_name(lda::training_options{}.theta_phi);
   std::string out = "lda-model";
-  std::uint32_t checkpoint_every = 0;
   std::string resume;  // "" = a new run
   bool quiet = false;
-  // The given options that define the run (all but --out, --resume, --quiet) as
-  // "--name=value", paths absolute: what a checkpoint stores to resume the run with.
-  std::vector<std::string> defining;
 };
 
 struct topics_args {
@@ -63,9 +46,8 @@ void add_train_options(CLI::App& cmd, train_args& a);
 void add_topics_options(CLI::App& cmd, topics_args& a);
 void add_infer_options(CLI::App& cmd, infer_args& a);
 
-// train_args::defining as a checkpoint stored it, parsed again; io::input_error naming
-// `origin` (the checkpoint) if it does not parse.
-train_args train_args_from(const std::vector<std::string>& defining, const std::string& origin);
+// The run's options as given on the command line.
+lda::training_options training_options_of(const train_args& a);
 
 // --help as "--topics K:INT in [1 - 65536]  number of topics (default: 20)"; commands
 // added to `app` afterwards inherit it.

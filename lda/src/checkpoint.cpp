@@ -5,6 +5,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <stdexcept>
 #include <type_traits>
 
 #include "butterfly/io/atomic_file.hpp"
@@ -13,8 +15,7 @@
 namespace butterfly::lda {
 namespace {
 
-// Format 2 adds state::kept after z; format 1 files (no kept sweeps) still load.
-constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '2'};
+constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '3'};
 constexpr std::size_t version_byte = 7;
 
 static_assert(sizeof(double) == 8 && sizeof(float) == 4, "checkpoints assume IEEE types");
@@ -38,6 +39,10 @@ class encoder {
   void text(const std::string& s) {
     pod(static_cast<std::uint64_t>(s.size()));
     bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+  void maybe(const std::optional<std::uint32_t>& v) {
+    pod(static_cast<std::uint8_t>(v.has_value()));
+    pod(v.value_or(0));
   }
   std::vector<char> bytes;
 };
@@ -67,6 +72,21 @@ class decoder {
     const auto chars = array<char>();
     return std::string(chars.begin(), chars.end());
   }
+  std::optional<std::uint32_t> maybe() {
+    const auto has = pod<std::uint8_t>();
+    const auto v = pod<std::uint32_t>();
+    return has ? std::optional<std::uint32_t>(v) : std::nullopt;
+  }
+  // A name `parse` knows, or io::input_error naming the file.
+  template <class Parse>
+  auto name(const char* what, Parse&& parse) {
+    const std::string n = text();
+    try {
+      return parse(n);
+    } catch (const std::invalid_argument&) {
+      throw io::input_error(path_ + ": checkpoint names an unknown " + what + " '" + n + "'");
+    }
+  }
   bool done() const { return p_ == end_; }
 
  private:
@@ -93,19 +113,57 @@ std::uint64_t crc(const char* data, std::size_t size) {
   return c;
 }
 
+void encode(encoder& e, const training_options& o) {
+  e.pod(static_cast<std::int64_t>(o.hyper.num_topics));
+  e.pod(o.hyper.alpha);
+  e.pod(o.hyper.beta);
+  e.pod(o.iterations);
+  e.pod(o.seed);
+  e.text(std::string(name(o.method)));
+  e.pod(static_cast<std::int32_t>(o.width));
+  e.text(estimator_name(o.theta_phi));
+  e.pod(o.burn_in);
+  e.maybe(o.start_topics);
+  e.maybe(o.average);
+  e.pod(o.holdout);
+  e.pod(o.eval_every);
+  e.pod(static_cast<std::int32_t>(o.fold_in_sweeps));
+  e.pod(o.checkpoint_every);
+  e.pod(static_cast<std::int32_t>(o.top_words));
+}
+
+training_options decode_options(decoder& d) {
+  training_options o;
+  o.hyper.num_topics = static_cast<int>(d.pod<std::int64_t>());
+  o.hyper.alpha = d.pod<double>();
+  o.hyper.beta = d.pod<double>();
+  o.iterations = d.pod<std::uint32_t>();
+  o.seed = d.pod<std::uint64_t>();
+  o.method = d.name("algorithm", [](const std::string& n) { return parse_algorithm(n); });
+  o.width = d.pod<std::int32_t>();
+  o.theta_phi = d.name("estimator", [](const std::string& n) { return parse_estimator(n); });
+  o.burn_in = d.pod<std::uint32_t>();
+  o.start_topics = d.maybe();
+  o.average = d.maybe();
+  o.holdout = d.pod<double>();
+  o.eval_every = d.pod<std::uint32_t>();
+  o.fold_in_sweeps = d.pod<std::int32_t>();
+  o.checkpoint_every = d.pod<std::uint32_t>();
+  o.top_words = d.pod<std::int32_t>();
+  return o;
+}
+
 }  // namespace
 
-void save_checkpoint(const std::string& path, const checkpoint& c,
-                     const std::function<void()>& halfway) {
+void save_checkpoint(const std::string& path, const checkpoint& c, const std::function<void()>& halfway) {
   encoder e;
   e.bytes.assign(magic, magic + sizeof magic);
-  e.pod(static_cast<std::uint64_t>(c.arguments.size()));
-  for (const auto& a : c.arguments) e.text(a);
-  e.pod(c.seed);
-  e.pod(static_cast<std::int64_t>(c.hyper.num_topics));
-  e.pod(c.hyper.alpha);
-  e.pod(c.hyper.beta);
-  e.text(c.method);
+  encode(e, c.options);
+  e.text(c.corpus.format);
+  e.text(c.corpus.path);
+  e.text(c.corpus.vocab);
+  e.text(c.corpus.stopwords);
+  e.pod(static_cast<std::int32_t>(c.corpus.min_df));
   e.pod(c.corpus_checksum);
   e.pod(c.s.iteration);
   e.array(c.s.theta);
@@ -129,9 +187,14 @@ checkpoint load_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::input_error(path + ": cannot open checkpoint: " + std::strerror(errno));
   const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), magic, version_byte) != 0 ||
-      (bytes[version_byte] != '1' && bytes[version_byte] != magic[version_byte]))
+  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), magic, version_byte) != 0)
     throw io::input_error(path + ": not a butterfly checkpoint (bad magic bytes)");
+  if (bytes[version_byte] == '1' || bytes[version_byte] == '2')
+    throw io::input_error(path + ": checkpoint format " + bytes[version_byte] +
+                          " (it stored the command line's options) cannot be resumed by this version; start the "
+                          "run again");
+  if (bytes[version_byte] != magic[version_byte])
+    throw io::input_error(path + ": checkpoint format " + bytes[version_byte] + " is not one this version reads");
   if (bytes.size() < sizeof magic + 8) throw io::input_error(path + ": checkpoint is truncated");
   const std::size_t body = bytes.size() - 8;
   std::uint64_t stored;
@@ -141,19 +204,18 @@ checkpoint load_checkpoint(const std::string& path) {
 
   decoder d(path, bytes.data() + sizeof magic, body - sizeof magic);
   checkpoint c;
-  const auto args = d.pod<std::uint64_t>();
-  for (std::uint64_t i = 0; i < args; ++i) c.arguments.push_back(d.text());
-  c.seed = d.pod<std::uint64_t>();
-  c.hyper.num_topics = static_cast<int>(d.pod<std::int64_t>());
-  c.hyper.alpha = d.pod<double>();
-  c.hyper.beta = d.pod<double>();
-  c.method = d.text();
+  c.options = decode_options(d);
+  c.corpus.format = d.text();
+  c.corpus.path = d.text();
+  c.corpus.vocab = d.text();
+  c.corpus.stopwords = d.text();
+  c.corpus.min_df = d.pod<std::int32_t>();
   c.corpus_checksum = d.pod<std::uint64_t>();
   c.s.iteration = d.pod<std::uint32_t>();
   c.s.theta = d.array<float>();
   c.s.phi = d.array<float>();
   c.s.z = d.array<std::int32_t>();
-  if (bytes[version_byte] != '1') c.s.kept = d.array<std::uint16_t>();
+  c.s.kept = d.array<std::uint16_t>();
   c.history = d.array<metrics_record>();
   if (!d.done()) throw io::input_error(path + ": checkpoint has trailing bytes");
   return c;

@@ -1,11 +1,14 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,10 +34,21 @@ void spit(const std::string& path, const std::vector<char>& bytes) {
 
 lda::checkpoint sample() {
   lda::checkpoint c;
-  c.arguments = {"--topics", "3", "--docword", "x y.txt"};
-  c.seed = 0x123456789abcdefULL;
-  c.hyper = {3, 0.25, 0.125};
-  c.method = "butterfly";
+  lda::training_options& o = c.options;
+  o.hyper = {3, 0.25, 0.125};
+  o.iterations = 40;
+  o.seed = 0x123456789abcdefULL;
+  o.method = butterfly::algorithm::warp_scan;
+  o.width = 4;
+  o.theta_phi = lda::estimator::mh;
+  o.burn_in = 2;
+  o.start_topics = 0;  // given, unlike the average
+  o.holdout = 0.125;
+  o.eval_every = 5;
+  o.fold_in_sweeps = 6;
+  o.checkpoint_every = 7;
+  o.top_words = 9;
+  c.corpus = {"ldac", "/data/x y.dat", "/data/vocab", "", 1};
   c.corpus_checksum = 0xfeedULL;
   c.s.iteration = 17;
   c.s.theta = {0.5f, 0.25f, 0.25f};
@@ -61,12 +75,29 @@ TEST_CASE("lda: a checkpoint reads back what was saved", "[lda][checkpoint]") {
   const auto c = sample();
   lda::save_checkpoint(path, c);
   const auto r = lda::load_checkpoint(path);
-  CHECK(r.arguments == c.arguments);
-  CHECK(r.seed == c.seed);
-  CHECK(r.hyper.num_topics == 3);
-  CHECK(r.hyper.alpha == 0.25);
-  CHECK(r.hyper.beta == 0.125);
-  CHECK(r.method == c.method);
+  const lda::training_options& o = r.options;
+  CHECK(lda::mismatch(o, c.options).empty());
+  CHECK(o.seed == c.options.seed);
+  CHECK(o.hyper.num_topics == 3);
+  CHECK(o.hyper.alpha == 0.25);
+  CHECK(o.hyper.beta == 0.125);
+  CHECK(o.iterations == 40);
+  CHECK(o.method == butterfly::algorithm::warp_scan);
+  CHECK(o.width == 4);
+  CHECK(o.theta_phi == lda::estimator::mh);
+  CHECK(o.burn_in == 2);
+  CHECK(o.start_topics == std::optional<std::uint32_t>(0));
+  CHECK(!o.average.has_value());
+  CHECK(o.holdout == 0.125);
+  CHECK(o.eval_every == 5);
+  CHECK(o.fold_in_sweeps == 6);
+  CHECK(o.checkpoint_every == 7);
+  CHECK(o.top_words == 9);
+  CHECK(r.corpus.format == "ldac");
+  CHECK(r.corpus.path == "/data/x y.dat");
+  CHECK(r.corpus.vocab == "/data/vocab");
+  CHECK(r.corpus.stopwords.empty());
+  CHECK(r.corpus.min_df == 1);
   CHECK(r.corpus_checksum == c.corpus_checksum);
   CHECK(r.s.iteration == 17);
   CHECK(r.s.theta == c.s.theta);
@@ -114,4 +145,67 @@ TEST_CASE("lda: a corrupted, truncated or foreign checkpoint is refused", "[lda]
 
   std::remove(path.c_str());
   CHECK_THAT(load_error(path), Catch::Contains("cannot open"));
+}
+
+// Formats 1 and 2 stored the command line's words as the options: refused, naming the file
+// and the format, whatever their content (a valid CRC included).
+TEST_CASE("lda: a checkpoint of format 1 or 2 is refused with the reason", "[lda][checkpoint]") {
+  const auto path = temp_path("old");
+  lda::save_checkpoint(path, sample());
+  for (const char version : {'1', '2'}) {
+    auto old = slurp(path);
+    old[7] = version;
+    spit(path, old);
+    CHECK_THAT(load_error(path), Catch::StartsWith(path + ": checkpoint format " + version) &&
+                                     Catch::Contains("cannot be resumed by this version"));
+  }
+  auto future = slurp(path);
+  future[7] = '4';
+  spit(path, future);
+  CHECK_THAT(load_error(path), Catch::Contains("format 4 is not one this version reads"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("lda: a checkpoint naming an unknown estimator is refused", "[lda][checkpoint]") {
+  const auto path = temp_path("estimator");
+  lda::save_checkpoint(path, sample());
+  auto bytes = slurp(path);
+  // "mh" becomes "mx" and the CRC is made again, so only the name is wrong.
+  const std::string text(bytes.begin(), bytes.end());
+  const auto at = text.find(std::string("\x02\0\0\0\0\0\0\0mh", 10));
+  REQUIRE(at != std::string::npos);
+  bytes[at + 9] = 'x';
+  const std::size_t body = bytes.size() - 8;
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(body));
+  const std::uint64_t stored = crc;
+  std::memcpy(bytes.data() + body, &stored, 8);
+  spit(path, bytes);
+  CHECK_THAT(load_error(path), Catch::StartsWith(path + ": ") && Catch::Contains("unknown estimator 'mx'"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("lda: options that change the chain are named by mismatch", "[lda][checkpoint]") {
+  const lda::training_options a = sample().options;
+  CHECK(lda::mismatch(a, a).empty());
+  auto b = a;
+  b.iterations = 80;
+  b.eval_every = 1;
+  b.checkpoint_every = 0;
+  b.top_words = 3;
+  CHECK(lda::mismatch(a, b).empty());  // the length and the schedules may change
+  b = a;
+  b.seed = 2;
+  CHECK(lda::mismatch(a, b) == "seed 81985529216486895, this run 2");
+  b = a;
+  b.hyper.alpha = 0.25000001;
+  CHECK(lda::mismatch(a, b) == "alpha 0.25, this run 0.25000000999999999");
+  b = a;
+  b.theta_phi = lda::estimator::collapsed;
+  CHECK(lda::mismatch(a, b) == "estimator mh, this run collapsed");
+  b = a;
+  b.fold_in_sweeps = 7;  // the history's held-out perplexities were scored with 6
+  CHECK(lda::mismatch(a, b) == "fold-in sweeps 6, this run 7");
+  b.holdout = 0;
+  CHECK(lda::mismatch(a, b) == "holdout 0.125, this run 0");
 }

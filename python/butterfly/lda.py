@@ -1,9 +1,10 @@
-"""butterfly.LDA: latent Dirichlet allocation trained by butterfly's uncollapsed sampler,
-with scikit-learn's names where they fit.
+"""butterfly.LDA: latent Dirichlet allocation trained by butterfly's Gibbs samplers, with
+scikit-learn's names where they fit.
 
-The training iterations are the C++ library's (butterfly::lda::sampler, what
-``butterfly-lda train`` runs): the model is a pure function of ``random_state`` and the
-options, bit for bit the CLI's model for the same corpus and options, on any thread count.
+The training run is the C++ library's (butterfly::lda::trainer, what ``butterfly-lda train``
+runs), and so are the defaults: the model is a pure function of ``random_state`` and the
+options, bit for bit the CLI's model for the same corpus and options, on any thread count; a
+checkpoint written by either continues in the other.
 """
 import os
 import warnings
@@ -16,6 +17,8 @@ try:  # progress bar where python3-tqdm is installed, quiet otherwise
     from tqdm import tqdm as _tqdm
 except ImportError:  # pragma: no cover - depends on the machine
     _tqdm = None
+
+_DEFAULTS = _butterfly._training_defaults()  # butterfly::lda::training_options, as the CLI's
 
 
 def _documents(X, vocab_size=None):
@@ -72,8 +75,10 @@ class LDA:
                         collapsed, else 1; 1 = the last iteration's alone)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
-      checkpoint        path: fit resumes from it when it exists and writes it every
-                        checkpoint_every iterations and at the end
+      checkpoint        path: fit resumes from it when it exists (a checkpoint butterfly-lda train
+                        wrote too: its DIR/checkpoint.bin) and writes it every checkpoint_every
+                        iterations and at the end (butterfly-lda train --resume continues it
+                        when it is DIR/checkpoint.bin and the model was fitted on a corpus path)
       checkpoint_every  iterations between checkpoints (10)
       fold_in_sweeps    Gibbs sweeps per document of transform and perplexity (20)
       progress          show a tqdm bar during fit where tqdm is installed (True)
@@ -84,10 +89,12 @@ class LDA:
     vocabulary_ (when fitted on a file).
     """
 
-    def __init__(self, n_components=20, *, doc_topic_prior=0.1, topic_word_prior=0.01, max_iter=200,
-                 random_state=1, algorithm="butterfly", estimator="collapsed", width=0, start_topics=None,
-                 average=None, threads=None,
-                 checkpoint=None, checkpoint_every=10, fold_in_sweeps=20, progress=True):
+    def __init__(self, n_components=_DEFAULTS["n_components"], *, doc_topic_prior=_DEFAULTS["doc_topic_prior"],
+                 topic_word_prior=_DEFAULTS["topic_word_prior"], max_iter=_DEFAULTS["max_iter"],
+                 random_state=_DEFAULTS["random_state"], algorithm=_DEFAULTS["algorithm"],
+                 estimator=_DEFAULTS["estimator"], width=_DEFAULTS["width"], start_topics=None, average=None,
+                 threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
+                 progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
         self.topic_word_prior = topic_word_prior
@@ -130,22 +137,29 @@ class LDA:
     _CORPUS_OPTIONS = ("vocab", "format", "stopwords", "min_df")
 
     def _read(self, X, vocab_size=None, **corpus):
-        """X as (doc_offsets, words, V, vocabulary or None). corpus: the reader's options of
-        a corpus path, as butterfly-lda's --vocab, --corpus-format, --stopwords, --min-df."""
+        """X as (doc_offsets, words, V, vocabulary or None, corpus file or None). corpus: the
+        reader's options of a corpus path, as butterfly-lda's --vocab, --corpus-format,
+        --stopwords, --min-df."""
         unknown = set(corpus) - set(self._CORPUS_OPTIONS)
         if unknown:
             raise TypeError(f"unexpected keyword arguments {sorted(unknown)}; a corpus path takes "
                             f"{', '.join(self._CORPUS_OPTIONS)}")
         if isinstance(X, (str, os.PathLike)):
-            offsets, words, vocab = _butterfly._read_corpus(
-                os.fspath(X), corpus.get("format") or "", os.fspath(corpus.get("vocab") or ""),
-                os.fspath(corpus.get("stopwords") or ""), int(corpus.get("min_df", 1)))
+            def absolute(p):
+                return os.path.abspath(os.fspath(p)) if p else ""
+            fmt, vocab_path, stopwords = (corpus.get(k) or "" for k in ("format", "vocab", "stopwords"))
+            min_df = int(corpus.get("min_df", 1))
+            offsets, words, vocab = _butterfly._read_corpus(os.fspath(X), fmt, os.fspath(vocab_path),
+                                                            os.fspath(stopwords), min_df)
             if vocab_size is not None and len(vocab) != vocab_size:
                 raise ValueError(f"{os.fspath(X)}: {len(vocab)} words, the model was fitted with {vocab_size}")
-            return offsets, words, len(vocab), vocab
+            # where a checkpoint says the documents are (paths absolute: butterfly-lda may resume it elsewhere)
+            source = _butterfly._CorpusFile(fmt or _butterfly._format_from_name(os.fspath(X)), absolute(X),
+                                            absolute(vocab_path), absolute(stopwords), min_df)
+            return offsets, words, len(vocab), vocab, source
         if corpus:
             raise ValueError(f"{', '.join(corpus)} apply to a corpus path only")
-        return (*_documents(X, vocab_size), None)
+        return (*_documents(X, vocab_size), None, None)
 
     def fit(self, X, y=None, **corpus):
         """Trains on X: a documents x words count matrix (scipy.sparse, e.g. CountVectorizer's,
@@ -153,38 +167,35 @@ class LDA:
         LDA-C, plain text; plain or .gz; format guessed from the name as the CLI does; the
         keywords vocab=, format=, stopwords=, min_df= as the CLI's corpus options)."""
         del y
-        offsets, words, V, vocabulary = self._read(X, **corpus)
+        offsets, words, V, vocabulary, source = self._read(X, **corpus)
         if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
         if self.average is not None and int(self.average) > 1 and self.estimator != "collapsed":
             raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed', "
                              f"got estimator={self.estimator!r}")
-        trainer = _butterfly._Trainer(offsets, words, V, int(self.n_components), float(self.doc_topic_prior),
-                                      float(self.topic_word_prior), self._seed(), str(self.algorithm),
-                                      str(self.estimator), int(self.width),
-                                      None if self.start_topics is None else int(self.start_topics),
-                                      max(int(self.max_iter), 0), None if self.average is None else int(self.average))
-        if self.checkpoint is not None and os.path.exists(self.checkpoint):
-            trainer.resume(os.fspath(self.checkpoint))
-        max_iter = int(self.max_iter)
-        if trainer.iteration > max_iter:
-            raise ValueError(f"checkpoint {self.checkpoint} is at iteration {trainer.iteration}, "
-                             f"past max_iter={max_iter}")
+        max_iter = max(int(self.max_iter), 0)
+        options = _butterfly._training_options(
+            int(self.n_components), float(self.doc_topic_prior), float(self.topic_word_prior), self._seed(),
+            str(self.algorithm), str(self.estimator), int(self.width),
+            None if self.start_topics is None else int(self.start_topics), max_iter,
+            None if self.average is None else int(self.average), int(self.checkpoint_every),
+            int(self.fold_in_sweeps))
+        checkpoint = "" if self.checkpoint is None else os.fspath(self.checkpoint)
+        trainer = _butterfly._Trainer(offsets, words, V, vocabulary or [], source, options, checkpoint,
+                                      bool(checkpoint) and os.path.exists(checkpoint))
         bar = None
         if self.progress and _tqdm is not None:
             bar = _tqdm(total=max_iter, initial=trainer.iteration, unit="it", desc="butterfly.LDA")
         try:
             while trainer.iteration < max_iter:
-                trainer.iterate()
+                trainer.iterate()  # writes the checkpoint every checkpoint_every iterations
                 if bar is not None:
                     bar.update(1)
-                if self.checkpoint is not None and trainer.iteration % int(self.checkpoint_every) == 0:
-                    trainer.save(os.fspath(self.checkpoint))
         finally:
             if bar is not None:
                 bar.close()
-        if self.checkpoint is not None:
-            trainer.save(os.fspath(self.checkpoint))
+        if checkpoint:
+            trainer.save(checkpoint)
         phi = trainer.phi()
         self.components_ = np.ascontiguousarray(phi.T)
         self._phi = phi  # V x K, as the C++ evaluation reads it
@@ -207,7 +218,7 @@ class LDA:
         """Topic proportions (documents x K float32, rows sum to 1) of the documents X, with
         the topics fixed: fold_in_sweeps Gibbs sweeps per document, keyed by random_state."""
         self._check_fitted()
-        offsets, words, _, _ = self._read(X, self.n_features_in_, **corpus)
+        offsets, words, *_ = self._read(X, self.n_features_in_, **corpus)
         return _butterfly._infer_theta(offsets, words, self._phi, int(self.n_components),
                                        float(self.doc_topic_prior), float(self.topic_word_prior),
                                        int(self.fold_in_sweeps), self._seed())
@@ -218,7 +229,7 @@ class LDA:
         its theta, its odd-position tokens are scored. scikit-learn's perplexity is a
         variational bound instead; compare models with one evaluator (../shared/eval)."""
         self._check_fitted()
-        offsets, words, _, _ = self._read(X, self.n_features_in_, **corpus)
+        offsets, words, *_ = self._read(X, self.n_features_in_, **corpus)
         return _butterfly._completion_perplexity(offsets, words, self._phi, int(self.n_components),
                                                  float(self.doc_topic_prior), float(self.topic_word_prior),
                                                  int(self.fold_in_sweeps), self._seed())

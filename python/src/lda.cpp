@@ -1,8 +1,6 @@
 // What butterfly.LDA (python/butterfly/lda.py) needs from butterfly::lda: the corpus
-// readers, and a trainer that owns the documents, the library's Gibbs sampler and its state.
-// Python calls trainer.iterate() once per iteration, so the estimator runs exactly the
-// iterations `butterfly-lda train` runs (an lda::sampler, as the CLI keeps), with a progress
-// bar between them.
+// readers, the library's training run (lda::trainer, what `butterfly-lda train` runs) and its
+// defaults, held-out inference and perplexity; NumPy arrays in and out.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -20,8 +18,8 @@
 #include "bindings.hpp"
 #include "butterfly/io/corpus.hpp"
 #include "butterfly/lda/checkpoint.hpp"
-#include "butterfly/lda/sampler.hpp"
 #include "butterfly/lda/evaluation.hpp"
+#include "butterfly/lda/trainer.hpp"
 
 namespace butterfly::python {
 namespace {
@@ -76,116 +74,106 @@ std::vector<float> phi_of(const py::object& phi, const lda::hyperparameters& h, 
   return {p.data.begin(), p.data.end()};
 }
 
-// Identifies the documents a checkpoint belongs to (the vocabulary strings are unknown for a
-// matrix, so V empty words stand for them).
-std::uint64_t checksum_of(const lda::document_set& d) {
+// The documents' io::checksum, as butterfly-lda's of the same corpus file where `vocabulary`
+// is the file's; a matrix has no word strings, so V empty words stand for them.
+std::uint64_t checksum_of(const lda::document_set& d, std::vector<std::string> vocabulary) {
   io::corpus c;
   c.doc_offsets = d.doc_offsets;
   c.words = d.words;
-  c.vocab.assign(static_cast<std::size_t>(d.vocab_size), std::string());
+  c.vocab = std::move(vocabulary);
+  c.vocab.resize(static_cast<std::size_t>(d.vocab_size));
   return io::checksum(c);
 }
 
+// The library's training run (lda::trainer) for butterfly.LDA: lda.py calls iterate() once per
+// iteration, with a progress bar between them; this holds the documents the run views.
 class trainer {
  public:
-  trainer(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size, int num_topics,
-          double alpha, double beta, std::uint64_t seed, const std::string& method, const std::string& estimator,
-          int width, std::optional<std::uint32_t> start_topics, std::uint32_t iterations,
-          std::optional<std::uint32_t> average)
-      : docs_(documents_of(doc_offsets, words, vocab_size)),
-        seed_(seed),
-        method_(method),
-        start_topics_(start_topics.value_or(lda::default_start_topics(docs_.view().num_docs(), num_topics))),
-        average_(average.value_or(lda::default_average(lda::parse_estimator(estimator), 0))),
-        iterations_(iterations),
-        // What a checkpoint must match besides seed, method and hyperparameters (the CLI
-        // keeps its defining options the same way).
-        arguments_{"butterfly.LDA", "--estimator=" + estimator, "--width=" + std::to_string(width),
-                   "--start-topics=" + std::to_string(start_topics_), "--average=" + std::to_string(average_)},
-        chain_(docs_.view(), hyper_of(num_topics, alpha, beta), seed,
-               {parse_algorithm(method), width, lda::parse_estimator(estimator), 0, start_topics_, average_,
-                iterations}) {
+  trainer(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size,
+          std::vector<std::string> vocabulary, std::optional<lda::corpus_file> corpus, lda::training_options o,
+          const std::string& checkpoint, bool resume)
+      : docs_(documents_of(doc_offsets, words, vocab_size)) {
+    lda::check(o.hyper);
     py::gil_scoped_release unlocked;
-    sampler_ = std::make_unique<lda::sampler>(chain_);
+    std::optional<lda::resume_from> from;
+    if (resume) from = lda::resume_from{lda::load_checkpoint(checkpoint), checkpoint};
+    run_ = std::make_unique<lda::trainer>(docs_.view(), checksum_of(docs_, std::move(vocabulary)), o, std::move(from));
+    if (corpus) run_->set_corpus_file(std::move(*corpus));
+    lda::training_events e;
+    e.checkpoint_path = checkpoint;
+    run_->set_events(std::move(e));
   }
 
-  // One Gibbs iteration; returns its seconds (z draw, then the rest).
+  // One Gibbs iteration (with the run's checkpoint where it falls); returns its seconds (z
+  // draw, then the rest).
   std::pair<double, double> iterate() {
     py::gil_scoped_release unlocked;
-    const lda::iteration_seconds s = sampler_->iterate();
+    const lda::iteration_seconds s = run_->step().seconds;
     return {s.z_draw, s.combine + s.rest};
   }
 
-  std::uint32_t iteration() const { return sampler_->iteration(); }
-  // The state is copied from the device (GPU builds) only when read, and only once per iteration.
-  py::array_t<float> theta() const { return to_numpy(state().theta, docs_.view().num_docs(), hyper().num_topics); }
-  py::array_t<float> phi() const { return to_numpy(state().phi, docs_.vocab_size, hyper().num_topics); }
-  py::array_t<std::int32_t> z() const { return to_numpy(state().z); }
-  double log_likelihood() const {
+  std::uint32_t iteration() const { return run_->iteration(); }
+  // The model's rows, copied from the device (GPU builds) only when read.
+  py::array_t<float> theta() { return matrix_of(run_->model().theta, run_->training_documents().num_docs()); }
+  py::array_t<float> phi() { return matrix_of(run_->model().phi, docs_.vocab_size); }
+  py::array_t<std::int32_t> z() { return to_numpy(run_->z()); }
+  double log_likelihood() {
     py::gil_scoped_release unlocked;
-    return lda::ordered_sum(sampler_->log_likelihood_partials());
+    return run_->log_likelihood();
   }
-
-  // As the CLI's: z, and theta and phi where the sampler keeps them (lda::sampler::holds_model).
-  void save(const std::string& path) const {
-    // The run's length last: the sweeps the model pools depend on it (lda::pooled_sweeps).
-    lda::checkpoint c{arguments_, seed_, hyper(), method_, checksum_of(docs_), {}, {}};
-    c.arguments.push_back(iterations_argument());
-    if (sampler_->holds_model()) {
-      c.s = state();
-    } else {
-      c.s.iteration = sampler_->iteration();
-      c.s.z = sampler_->current_z();
-      c.s.kept = sampler_->current_kept();
-    }
+  void save(const std::string& path) {
     py::gil_scoped_release unlocked;
-    lda::save_checkpoint(path, c);
-  }
-
-  // Continues from the checkpoint at `path`, which must have been written for these
-  // documents and options (io::input_error naming the file otherwise).
-  void resume(const std::string& path) {
-    lda::checkpoint c = lda::load_checkpoint(path);
-    const lda::hyperparameters& h = hyper();
-    const bool same_length = !c.arguments.empty() && c.arguments.back() == iterations_argument();
-    if (!c.arguments.empty() && c.arguments.back().rfind("--iterations=", 0) == 0) c.arguments.pop_back();
-    if (c.corpus_checksum != checksum_of(docs_) || c.seed != seed_ || c.method != method_ ||
-        c.arguments != arguments_ ||
-        c.hyper.num_topics != h.num_topics || c.hyper.alpha != h.alpha || c.hyper.beta != h.beta)
-      throw io::input_error(path + ": checkpoint was written for other documents or options");
-    // Fitted on to another max_iter: the sweeps its model pooled are not this run's. Dropped
-    // where this run pools none up to the checkpoint; otherwise the run cannot be continued.
-    if (!same_length) {
-      const std::vector<std::uint32_t> pooled = lda::pooled_sweeps(chain_.options());
-      if (!pooled.empty() && pooled.front() <= c.s.iteration)
-        throw io::input_error(path + ": checkpoint at iteration " + std::to_string(c.s.iteration) +
-                              " was written for another max_iter; max_iter=" + std::to_string(iterations_) +
-                              " pools the topics of iteration " + std::to_string(pooled.front()) +
-                              " into the model, which it did not keep");
-      c.s.kept.clear();
-    }
-    try {  // the sampler checks the sizes of the state (theta and phi may be absent: save)
-      sampler_ = std::make_unique<lda::sampler>(chain_, std::move(c.s));
-    } catch (const std::invalid_argument& e) {
-      throw io::input_error(path + ": checkpoint was written for other documents or options: " + e.what());
-    }
+    run_->save(path);
   }
 
  private:
-  const lda::hyperparameters& hyper() const { return chain_.hyper(); }
-  const lda::state& state() const { return sampler_->current(); }
-  std::string iterations_argument() const { return "--iterations=" + std::to_string(iterations_); }
+  py::array_t<float> matrix_of(const lda::row_reader& rows, std::int64_t n) {
+    py::array_t<float> a({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(run_->options().hyper.num_topics)});
+    float* out = a.mutable_data();
+    py::gil_scoped_release unlocked;
+    rows(0, n, out);
+    return a;
+  }
 
-  const lda::document_set docs_;  // the chain views it
-  const std::uint64_t seed_;
-  const std::string method_;
-  const std::uint32_t start_topics_;  // the one given, or the corpus's default
-  const std::uint32_t average_;       // the one given, or the estimator's default
-  const std::uint32_t iterations_;    // max_iter: the run's length (sampler_options::iterations)
-  const std::vector<std::string> arguments_;
-  const lda::chain chain_;
-  std::unique_ptr<lda::sampler> sampler_;  // the state, where the backend keeps its memory
+  const lda::document_set docs_;        // the trainer views it
+  std::unique_ptr<lda::trainer> run_;  // the state, where the backend keeps its memory
 };
+
+// The library's defaults, for butterfly.LDA's signature.
+py::dict training_defaults() {
+  const lda::training_options o;
+  py::dict d;
+  d["n_components"] = o.hyper.num_topics;
+  d["doc_topic_prior"] = o.hyper.alpha;
+  d["topic_word_prior"] = o.hyper.beta;
+  d["max_iter"] = o.iterations;
+  d["random_state"] = o.seed;
+  d["algorithm"] = std::string(name(o.method));
+  d["estimator"] = std::string(lda::estimator_name(o.theta_phi));
+  d["width"] = o.width;
+  d["fold_in_sweeps"] = o.fold_in_sweeps;
+  return d;
+}
+
+lda::training_options options_of(int num_topics, double alpha, double beta, std::uint64_t seed,
+                                 const std::string& method, const std::string& estimator, int width,
+                                 std::optional<std::uint32_t> start_topics, std::uint32_t iterations,
+                                 std::optional<std::uint32_t> average, std::uint32_t checkpoint_every,
+                                 int fold_in_sweeps) {
+  lda::training_options o;
+  o.hyper = {num_topics, alpha, beta};
+  o.seed = seed;
+  o.method = parse_algorithm(method);
+  o.theta_phi = lda::parse_estimator(estimator);
+  o.width = width;
+  o.start_topics = start_topics;
+  o.iterations = iterations;
+  o.average = average;
+  o.eval_every = 0;  // the log-likelihood after the last iteration only (log_likelihood_)
+  o.checkpoint_every = checkpoint_every;
+  o.fold_in_sweeps = fold_in_sweeps;
+  return o;
+}
 
 py::tuple read_corpus_py(const std::string& path, const std::string& format, const std::string& vocab,
                          const std::string& stopwords, int min_df) {
@@ -234,20 +222,29 @@ void add_lda(py::module_& m) {
         "sweeps"_a, "seed"_a);
   m.def("_completion_perplexity", &completion_perplexity_py, "doc_offsets"_a, "words"_a, "phi"_a, "num_topics"_a,
         "alpha"_a, "beta"_a, "sweeps"_a, "seed"_a);
+  m.def("_format_from_name", &io::format_from_name, "path"_a);
+  m.def("_training_defaults", &training_defaults);
+  m.def("_training_options", &options_of, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a, "estimator"_a,
+        "width"_a, "start_topics"_a, "iterations"_a, "average"_a, "checkpoint_every"_a, "fold_in_sweeps"_a);
+  py::class_<lda::training_options>(m, "_TrainingOptions");
+  py::class_<lda::corpus_file>(m, "_CorpusFile")
+      .def(py::init([](std::string format, std::string path, std::string vocab, std::string stopwords, int min_df) {
+             return lda::corpus_file{std::move(format), std::move(path), std::move(vocab), std::move(stopwords),
+                                     min_df};
+           }),
+           "format"_a, "path"_a, "vocab"_a, "stopwords"_a, "min_df"_a);
   py::class_<trainer>(m, "_Trainer")
-      .def(py::init<const py::object&, const py::object&, std::int64_t, int, double, double, std::uint64_t,
-                    const std::string&, const std::string&, int, std::optional<std::uint32_t>, std::uint32_t,
-                    std::optional<std::uint32_t>>(),
-           "doc_offsets"_a, "words"_a, "vocab_size"_a, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
-           "estimator"_a, "width"_a, "start_topics"_a, "iterations"_a, "average"_a)
+      .def(py::init<const py::object&, const py::object&, std::int64_t, std::vector<std::string>,
+                    std::optional<lda::corpus_file>, lda::training_options, const std::string&, bool>(),
+           "doc_offsets"_a, "words"_a, "vocab_size"_a, "vocabulary"_a, "corpus"_a, "options"_a, "checkpoint"_a,
+           "resume"_a)
       .def("iterate", &trainer::iterate)
       .def_property_readonly("iteration", &trainer::iteration)
       .def("theta", &trainer::theta)
       .def("phi", &trainer::phi)
       .def("z", &trainer::z)
       .def("log_likelihood", &trainer::log_likelihood)
-      .def("save", &trainer::save, "path"_a)
-      .def("resume", &trainer::resume, "path"_a);
+      .def("save", &trainer::save, "path"_a);
 }
 
 }  // namespace butterfly::python

@@ -139,7 +139,7 @@ def test_cpp_invalid_argument_is_a_value_error_with_the_same_message(tmp_path):
 # thread is inside C++ depends on the OS scheduler, and the draw calls nothing back that a test
 # could synchronize on. The test that was here counted in a second thread during a large draw:
 # on a loaded machine it could fail with a correct module, and with a switch interval of 1e-4 s
-# the second thread could also run before the draw began and pass with the GIL held (issue 21).
+# the second thread could also run before the draw began and pass with the GIL held.
 
 
 def test_version_and_backend_are_visible():

@@ -1,8 +1,10 @@
 """butterfly.LDA: the CLI's model bit for bit on the bundled corpus, from a path or from a
-scipy.sparse matrix; transform and perplexity on held-out documents; checkpoints; errors."""
+scipy.sparse matrix; checkpoints of either continued by the other; transform and perplexity on
+held-out documents; checkpoints; errors."""
 import gzip
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -20,11 +22,15 @@ OTHER_WIDTH = min(w for w in butterfly.supported_widths if w != butterfly.defaul
 ITERATIONS = 15  # enough for every part of an iteration; the CLI's 200 would take minutes
 
 
-def cli(*args):
+def cli_run(*args):
     exe = os.environ.get("BUTTERFLY_LDA")
     if not exe:
         pytest.skip("BUTTERFLY_LDA is not set (configure with BUTTERFLY_BUILD_APPS=ON)")
-    done = subprocess.run([exe, *map(str, args)], capture_output=True, text=True)
+    return subprocess.run([exe, *map(str, args)], capture_output=True, text=True)
+
+
+def cli(*args):
+    done = cli_run(*args)
     assert done.returncode == 0, done.stderr
 
 
@@ -191,3 +197,99 @@ def test_bad_input_is_a_clear_error(ap, tmp_path):
         butterfly.LDA(progress=False).fit(bad)
     with pytest.raises(ValueError, match="apply to a corpus path only"):
         butterfly.LDA(progress=False).fit(ap[:10], vocab=VOCAB)
+
+
+# The CLI and Python train through one library trainer: the same corpus, seed and options give
+# the same bits, and a checkpoint written by either continues in the other. 100 iterations, so
+# that the default model pools the sweeps 88, 92 and 96 with the last, and the checkpoints at
+# iteration 90 (every 45) carry sweep 88 across.
+CROSS = dict(topics=8, iterations=100, seed=3)
+CROSS_FILES = ("phi.npy", "theta.npy", "topics.txt", "vocab.txt", "model.json")
+
+
+@pytest.fixture(scope="module")
+def cross(ap, tmp_path_factory):
+    """A 300-document corpus file and the CLI's uninterrupted model of it."""
+    work = tmp_path_factory.mktemp("cross")
+    write_uci(work / "docword.cross.txt", ap[:300])
+    cli("train", "--docword", work / "docword.cross.txt", "--vocab", VOCAB, "--topics", CROSS["topics"],
+        "--iterations", CROSS["iterations"], "--seed", CROSS["seed"], "--checkpoint-every", 45, "--quiet", "--out",
+        work / "cli")
+    return work
+
+
+def cross_lda(**options):
+    return butterfly.LDA(n_components=CROSS["topics"], max_iter=CROSS["iterations"], random_state=CROSS["seed"],
+                         progress=False, **options)
+
+
+def same_bits(array, npy_path):
+    stored = np.load(npy_path)
+    return array.dtype == stored.dtype == np.float32 and array.shape == stored.shape and \
+        np.array_equal(array.view(np.uint32), stored.view(np.uint32))
+
+
+class Stop(Exception):
+    pass
+
+
+def counting_trainer(monkeypatch, stop_at=None):
+    """Replaces the trainer butterfly.LDA makes with one that counts its iterations (and raises
+    Stop before iteration stop_at, as a killed process stops), so a test sees that a fit resumed."""
+    ran = []
+
+    class Counting(butterfly.lda._butterfly._Trainer):
+        def iterate(self):
+            if self.iteration + 1 == stop_at:
+                raise Stop()
+            ran.append(self.iteration + 1)
+            return super().iterate()
+
+    monkeypatch.setattr(butterfly.lda._butterfly, "_Trainer", Counting)
+    return ran
+
+
+def test_the_cli_and_python_train_byte_identical_models(cross):
+    lda = cross_lda().fit(cross / "docword.cross.txt", vocab=VOCAB)
+    assert same_bits(lda.components_.T.copy(), cross / "cli" / "phi.npy")
+    assert same_bits(lda.doc_topic_, cross / "cli" / "theta.npy")
+    assert json.loads((cross / "cli" / "model.json").read_text())["pooled_iterations"] == [88, 92, 96]
+
+
+def test_a_cli_checkpoint_continues_in_python(cross, tmp_path, monkeypatch):
+    checkpoint = tmp_path / "checkpoint.bin"
+    checkpoint.write_bytes((cross / "cli" / "checkpoint.bin").read_bytes())  # iteration 90's
+    ran = counting_trainer(monkeypatch)
+    lda = cross_lda(checkpoint=checkpoint).fit(cross / "docword.cross.txt", vocab=VOCAB)
+    assert ran == list(range(91, 101))
+    assert same_bits(lda.components_.T.copy(), cross / "cli" / "phi.npy")
+    assert same_bits(lda.doc_topic_, cross / "cli" / "theta.npy")
+    # The options that define the chain must be the checkpoint's, and so must the documents.
+    checkpoint.write_bytes((cross / "cli" / "checkpoint.bin").read_bytes())
+    with pytest.raises(ValueError, match=re.escape(f"{checkpoint}: checkpoint was written for other documents or options: "
+                                                   "seed 3, this run 4")):
+        butterfly.LDA(n_components=8, max_iter=100, random_state=4, checkpoint=checkpoint,
+                      progress=False).fit(cross / "docword.cross.txt", vocab=VOCAB)
+    with pytest.raises(ValueError, match=re.escape(f"{checkpoint}: checkpoint was written for a different corpus")):
+        cross_lda(checkpoint=checkpoint).fit(cross / "docword.cross.txt")  # no vocabulary: other words
+
+
+def test_a_python_checkpoint_continues_in_the_cli(ap, cross, tmp_path, monkeypatch):
+    out = tmp_path / "resumed"
+    out.mkdir()
+    counting_trainer(monkeypatch, stop_at=93)
+    with pytest.raises(Stop):  # the checkpoints of iterations 45 and 90 written, then stopped
+        cross_lda(checkpoint=out / "checkpoint.bin", checkpoint_every=45).fit(cross / "docword.cross.txt",
+                                                                               vocab=VOCAB)
+    done = cli_run("train", "--resume", out)
+    assert done.returncode == 0, done.stderr
+    assert "resumed" in done.stderr
+    for f in CROSS_FILES:
+        assert (out / f).read_bytes() == (cross / "cli" / f).read_bytes(), f
+    # A fit on a matrix has no corpus file for the CLI to read.
+    matrix = tmp_path / "matrix"
+    matrix.mkdir()
+    butterfly.LDA(n_components=3, max_iter=2, checkpoint=matrix / "checkpoint.bin", progress=False).fit(ap[:20])
+    done = cli_run("train", "--resume", matrix)
+    assert done.returncode == 1
+    assert f"{matrix}/checkpoint.bin: checkpoint of documents given in memory" in done.stderr
