@@ -76,7 +76,7 @@ struct fixture {
 fixture held;
 fixture& fixture_for(lda::sampler_options how, int K) {
   fixture& f = held;
-  if (!f.chain || f.how.method != how.method || f.how.width != how.width || f.how.theta_phi != how.theta_phi ||
+  if (!f.chain || f.how.method != how.method || f.how.width != how.width || f.how.estimator != how.estimator ||
       f.how.start_topics != how.start_topics || f.K != K) {
     f.sampler.reset();  // before its chain
     f = fixture{};

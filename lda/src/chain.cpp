@@ -83,7 +83,7 @@ std::uint32_t default_average(estimator e, std::uint32_t burn_in) { return model
 
 std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how) {
   const std::uint32_t n = how.iterations;
-  if (how.average <= 1 || n < pooling_from || !model_from_z(how.theta_phi, how.burn_in)) return {};
+  if (how.average <= 1 || n < pooling_from || !model_from_z(how.estimator, how.burn_in)) return {};
   const std::uint32_t gaps = how.average - 1, d = std::max<std::uint32_t>(1, n / (8 * gaps));
   std::vector<std::uint32_t> at;
   for (std::uint32_t j = gaps; j >= 1; --j) at.push_back(n - j * d);  // j d <= max(n / 8, 15) < n
@@ -97,7 +97,7 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
              count_combiner combine)
     : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
   check(h_);
-  if (how_.average > max_average || (how_.average > 1 && !model_from_z(how_.theta_phi, how_.burn_in)))
+  if (how_.average > max_average || (how_.average > 1 && !model_from_z(how_.estimator, how_.burn_in)))
     throw std::invalid_argument("sampler_options::average must be 1 unless the estimator is collapsed without a "
                                 "burn-in, and at most " + std::to_string(max_average) + "; got " +
                                 std::to_string(how_.average));

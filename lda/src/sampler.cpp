@@ -49,7 +49,7 @@ bool sweeping(estimator e) { return e == estimator::collapsed || e == estimator:
 // and phi are functions of z, made where they are read (model_rows, likelihood_blocks).
 // Those three arrays were 85 % of the peak memory at K = 1000 (bench/RESULTS.md, issue 23,
 // eighth session).
-bool holds_model(const chain& c) { return !model_from_z(c.options().theta_phi, c.options().burn_in); }
+bool holds_model(const chain& c) { return !model_from_z(c.options().estimator, c.options().burn_in); }
 
 // Documents that collapsed_documents sweeps at once, each with its slot of scratch rows
 // (16 K bytes): on the host enough to keep every thread busy between the batches' joins, on
@@ -79,13 +79,13 @@ struct sampler::arrays {
         n_mk(b, holds ? size_of(c.part_.num_docs() * c.h_.num_topics) : 0),
         n_wk(b, dense_word_counts(c) ? size_of(c.docs_.vocab_size * c.h_.num_topics) : 0),
         chunks((c.docs_.vocab_size + steps::word_chunk - 1) / steps::word_chunk),
-        count_partial(b, c.how_.theta_phi != estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
-        sum_partial(b, c.how_.theta_phi == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
+        count_partial(b, c.how_.estimator != estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
+        sum_partial(b, c.how_.estimator == estimator::sample ? size_of(chunks * c.h_.num_topics) : 0),
         scale(b, size_of(c.h_.num_topics)),
-        g_theta(b, c.how_.theta_phi == estimator::sample ? n_mk.size() : 0),
-        g_phi(b, c.how_.theta_phi == estimator::sample ? n_wk.size() : 0),
+        g_theta(b, c.how_.estimator == estimator::sample ? n_mk.size() : 0),
+        g_phi(b, c.how_.estimator == estimator::sample ? n_wk.size() : 0),
         likelihood(b, size_of((c.part_.num_docs() + likelihood_block - 1) / likelihood_block)),
-        totals(b, lda::sweeping(c.how_.theta_phi) ? size_of(c.h_.num_topics) : 0),
+        totals(b, lda::sweeping(c.how_.estimator) ? size_of(c.h_.num_topics) : 0),
         gathered(b, collapsed(c) ? host.z.size() : 0),
         slots(collapsed(c) ? sweep_slots(b, c.h_.num_topics, c.part_.num_docs()) : 0),
         doc_counts(b, size_of(slots * c.h_.num_topics)),
@@ -107,7 +107,7 @@ struct sampler::arrays {
         kept(b, pooled_at.size() * host.z.size()),
         pooled_scale(b, pooled_at.empty() ? 0 : size_of(c.h_.num_topics)) {}
 
-  static bool collapsed(const chain& c) { return c.how_.theta_phi == estimator::collapsed; }
+  static bool collapsed(const chain& c) { return c.how_.estimator == estimator::collapsed; }
   // Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
   // come from z in one process (word_buckets); with a count combiner, the combined counts.
   static bool dense_word_counts(const chain& c) { return !collapsed(c) || c.combine_; }
@@ -117,7 +117,7 @@ struct sampler::arrays {
   // whole corpus's); estimator::collapsed: where word_buckets' entries go, as many places as
   // the word can have topics, min(its tokens, K).
   static std::vector<std::int64_t> word_topic_places(const chain& c) {
-    if (!lda::sweeping(c.how_.theta_phi)) return {};
+    if (!lda::sweeping(c.how_.estimator)) return {};
     if (!c.combine_ && !collapsed(c)) return c.word_offsets_;
     std::vector<std::int64_t> offsets(size_of(c.docs_.vocab_size + 1), 0);
     for (const std::int32_t w : c.docs_.words) ++offsets[size_of(w) + 1];
@@ -371,7 +371,7 @@ bool sampler::sweeps(std::uint32_t iteration) const {
   return sweeping() && iteration > c_.how_.burn_in;
 }
 
-bool sampler::sweeping() const { return lda::sweeping(c_.how_.theta_phi); }
+bool sampler::sweeping() const { return lda::sweeping(c_.how_.estimator); }
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.
@@ -390,7 +390,7 @@ double sampler::estimate(std::uint32_t iteration) {
   a.swept = false;
   // In one process mh's lists come with the counts; with a combiner, from the combined
   // counts when the sweep needs them (word_topic_places).
-  const bool lists = c_.how_.theta_phi == estimator::mh && !c_.combine_ && sweeps(iteration + 1);
+  const bool lists = c_.how_.estimator == estimator::mh && !c_.combine_ && sweeps(iteration + 1);
   if (a.n_wk.size() != 0)
     count_topics(steps::topic_counts{a.word_offsets.data(), a.word_tokens.data(), a.z.data(), K, a.n_wk.data(),
                                      lists ? a.word_topic_list.data() : nullptr},
@@ -403,7 +403,7 @@ double sampler::estimate(std::uint32_t iteration) {
     a.n_wk.update_on_host(c_.combine_);
     combine_seconds = seconds_since(t0);
   }
-  if (c_.how_.theta_phi != estimator::sample) {
+  if (c_.how_.estimator != estimator::sample) {
     if (c_.combine_)
       run(steps::column_partials<std::int32_t, std::int64_t>{a.n_wk.data(), V, K, a.count_partial.data()}, entries);
     else
@@ -436,7 +436,7 @@ void sampler::make_tables() {
   if (a.tables_valid) return;
   const int K = c_.h_.num_topics;
   const std::int64_t V = c_.docs_.vocab_size;
-  if (c_.how_.theta_phi == estimator::mh) {
+  if (c_.how_.estimator == estimator::mh) {
     run(steps::word_topics{a.word_topic_offsets.data(), a.n_wk.data(), K, a.word_topic_list.data()}, V);
   } else {
     run(steps::word_buckets{a.n_wk.size() == 0 ? nullptr : a.n_wk.data(), a.word_offsets.data(),
@@ -452,7 +452,7 @@ void sampler::make_tables() {
 void sampler::sweep(std::uint32_t iteration) {
   arrays& a = *a_;
   const int K = c_.h_.num_topics;
-  const bool mh = c_.how_.theta_phi == estimator::mh;
+  const bool mh = c_.how_.estimator == estimator::mh;
   make_tables();
   const double prior_total = static_cast<double>(c_.docs_.vocab_size) * c_.h_.beta;
   const auto first_token = static_cast<std::uint64_t>(c_.part_.first_token);

@@ -123,7 +123,7 @@ TEST_CASE("lda: start_topics S: each document's first S tokens keep the uniform 
   for (const std::uint32_t S : {0u, 1u, 4u, 16u}) {
     INFO("start_topics " << S);
     lda::sampler_options how{algorithm::butterfly};
-    how.theta_phi = lda::estimator::collapsed;
+    how.estimator = lda::estimator::collapsed;
     how.start_topics = S;
     const std::vector<std::int32_t> z = lda::chain(d.view(), {K, 0.1, 0.01}, seed, how).initial_state().z;
     std::vector<std::int32_t> want(z.size());
@@ -290,7 +290,7 @@ TEST_CASE("lda: pooled_sweeps spreads average - 1 sweeps over the run's last eig
   const auto pooled = [](std::uint32_t average, std::uint32_t iterations, lda::estimator e = lda::estimator::collapsed,
                          std::uint32_t burn_in = 0) {
     lda::sampler_options how;
-    how.theta_phi = e;
+    how.estimator = e;
     how.burn_in = burn_in;
     how.average = average;
     how.iterations = iterations;
@@ -322,11 +322,11 @@ TEST_CASE("lda: a chain refuses to pool sweeps where its model is not made from 
   how.iterations = 200;
   how.average = 4;
   for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
-    how.theta_phi = e;
+    how.estimator = e;
     CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("sampler_options::average") &&
                                                             Catch::Contains("got 4"));
   }
-  how.theta_phi = lda::estimator::collapsed;
+  how.estimator = lda::estimator::collapsed;
   how.burn_in = 3;
   CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("without a burn-in"));
   how.burn_in = 0;

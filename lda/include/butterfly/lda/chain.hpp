@@ -59,7 +59,8 @@ const char* estimator_name(estimator e);
 struct sampler_options {
   algorithm method = algorithm::butterfly;  // how z is drawn
   int width = 0;  // lanes per subgroup of the z draw; 0 = the backend's native width
-  estimator theta_phi = estimator::sample;
+  // How theta and phi come from the counts (and, for collapsed and mh, how z is drawn).
+  lda::estimator estimator = lda::estimator::sample;
   // estimator::collapsed and mh: iterations 1 .. burn_in draw z as estimator::mean does (the
   // butterfly's dense draw from the posterior means: O(K) per token, but fast where K is
   // small and before the documents' topics have become few), the rest are sweeps.
