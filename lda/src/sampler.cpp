@@ -47,8 +47,7 @@ bool sweeping(estimator e) { return e == estimator::collapsed || e == estimator:
 // Whether the sampler keeps theta, phi and n_mk: every chain but collapsed's without a burn-in,
 // whose iterations read only z and the tables made from it (collapsed.hpp), and whose theta
 // and phi are functions of z, made where they are read (model_rows, likelihood_blocks).
-// Those three arrays were 85 % of the peak memory at K = 1000 (bench/RESULTS.md, issue 23,
-// eighth session).
+// Those three arrays were 85 % of the peak memory at K = 1000.
 bool holds_model(const chain& c) { return !model_from_z(c.options().estimator, c.options().burn_in); }
 
 // Documents that collapsed_documents sweeps at once, each with its slot of scratch rows

@@ -11,7 +11,7 @@ namespace butterfly::io {
 enum class survives {
   // The process's death at any point (kill -9, an exception): `path` is the old file or the
   // new one, whole. The model files: syncing them would wait for the disk (a second for the
-  // 376 MB of wiki-lead's at K = 1000, bench/RESULTS.md issue 23), which WarpLDA does not.
+  // 376 MB of wiki-lead's at K = 1000), which WarpLDA does not.
   kill,
   // Also the machine's (power loss, kernel crash): the file is fsync()ed before the rename
   // and the directory after it. Checkpoints, which exist to outlive a crash.
