@@ -81,8 +81,8 @@ struct sampler_options {
 };
 
 // Runs shorter than this keep the last sweep's model: a chain that still moves is worse
-// averaged (bench/RESULTS.md, issue 23, eleventh session: +0.5 % after 50 iterations, +2 %
-// after 20 on wiki-lead K = 1000; -0.4 to -1.0 % from 100 on ap, 20news and wiki-lead).
+// averaged (held-out perplexity +0.5 % after 50 iterations, +2 % after 20 on wiki-lead at
+// K = 1000; -0.4 to -1.0 % from 100 on ap, 20news and wiki-lead).
 inline constexpr std::uint32_t pooling_from = 100;
 // The most sweeps a model pools (each costs 2 bytes per token).
 inline constexpr std::uint32_t max_average = 16;
@@ -113,8 +113,8 @@ std::uint32_t default_average(estimator e, std::uint32_t burn_in);
 // K = 1000 (about 9 per topic) 1.5 % after 400 iterations; with S = 1, 20news at K = 240 (70)
 // 0.5-0.6 % at 100-150 iterations and 20news at K = 1000 (17) 0.4 % at 90-200; wiki-lead at K
 // = 240 (238) no worse than another seed. S = 2 is not used: on wiki-lead at K = 1000 (57 per
-// topic) it ended 1.0 % above S = 4 after 200 iterations on two seeds. bench/RESULTS.md,
-// issue 23, seventh and thirteenth sessions.
+// topic) it ended 1.0 % above S = 4 after 200 iterations on two seeds (held-out
+// perplexity; bench/RESULTS.md).
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics);
 
 // Documents as the sampler sees them: CSR over word ids in [0, vocab_size).
