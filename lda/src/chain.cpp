@@ -112,22 +112,22 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
                                 std::to_string(part_.end_doc) + ") does not fit the " +
                                 std::to_string(docs_.num_docs()) + " documents");
   const std::int64_t V = docs_.vocab_size, N = part_.num_tokens();
-  local_offsets_.resize(static_cast<std::size_t>(part_.num_docs() + 1));
+  shard_index& x = index_;
+  x.words = {docs_.words.data() + part_.first_token, static_cast<std::size_t>(N)};
+  x.doc_offsets.resize(static_cast<std::size_t>(part_.num_docs() + 1));
   for (std::int64_t m = 0; m <= part_.num_docs(); ++m)
-    local_offsets_[m] = docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
-  const std::int32_t* words = docs_.words.data() + part_.first_token;
-  word_offsets_.assign(static_cast<std::size_t>(V + 1), 0);
-  for (std::int64_t t = 0; t < N; ++t) {
-    const std::int32_t w = words[t];
+    x.doc_offsets[m] = docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
+  x.word_offsets.assign(static_cast<std::size_t>(V + 1), 0);
+  for (const std::int32_t w : x.words) {
     if (w < 0 || w >= V)
       throw std::invalid_argument("word id " + std::to_string(w) + " outside the vocabulary of " +
                                   std::to_string(V) + " words");
-    ++word_offsets_[static_cast<std::size_t>(w) + 1];
+    ++x.word_offsets[static_cast<std::size_t>(w) + 1];
   }
-  for (std::int64_t w = 0; w < V; ++w) word_offsets_[w + 1] += word_offsets_[w];
-  word_tokens_.resize(static_cast<std::size_t>(N));
-  std::vector<std::int64_t> next(word_offsets_.begin(), word_offsets_.end() - 1);
-  for (std::int64_t t = 0; t < N; ++t) word_tokens_[next[words[t]]++] = t;
+  for (std::int64_t w = 0; w < V; ++w) x.word_offsets[w + 1] += x.word_offsets[w];
+  x.word_tokens.resize(static_cast<std::size_t>(N));
+  std::vector<std::int64_t> next(x.word_offsets.begin(), x.word_offsets.end() - 1);
+  for (std::int64_t t = 0; t < N; ++t) x.word_tokens[next[x.words[t]]++] = t;
 }
 
 state chain::initial_state() const { return sampler(*this).take(); }
@@ -143,10 +143,16 @@ double chain::log_likelihood(const state& s) const { return ordered_sum(log_like
 
 std::vector<double> chain::log_likelihood_partials(const state& s) const {
   std::vector<double> partial(static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
-  steps::run_on_host(detail::configured_executor(), steps::likelihood_blocks{local_offsets_.data(), docs_.words.data() + part_.first_token,
-                                               s.theta.data(), s.phi.data(), h_.num_topics, part_.num_docs(),
-                                               likelihood_block, partial.data()},
-                      static_cast<std::int64_t>(partial.size()));
+  steps::likelihood_blocks step{};
+  step.offsets = index_.doc_offsets.data();
+  step.words = index_.words.data();
+  step.theta = s.theta.data();
+  step.phi = s.phi.data();
+  step.K = h_.num_topics;
+  step.docs = part_.num_docs();
+  step.block = likelihood_block;
+  step.partial = partial.data();
+  steps::run_on_host(detail::configured_executor(), step, static_cast<std::int64_t>(partial.size()));
   return partial;
 }
 

@@ -135,12 +135,25 @@ TEST_CASE("lda counts: word_buckets from z makes the entries it makes from n_wk,
   };
   tables dense = fresh(), from_z = fresh();
   std::vector<std::int32_t> gathered(c.z.size(), -1);
-  const steps::word_buckets of_counts{counts.data(), nullptr, nullptr, nullptr, nullptr, scale.data(), entries.data(),
-                                      K, dense.bits.data(), dense.topics.data(), dense.topic_counts.data(),
-                                      dense.sums.data()};
-  const steps::word_buckets of_z{nullptr, c.offsets.data(), c.tokens.data(), c.z.data(), gathered.data(), scale.data(),
-                                 entries.data(), K, from_z.bits.data(), from_z.topics.data(),
-                                 from_z.topic_counts.data(), from_z.sums.data()};
+  // The two ways differ in where the topics come from: n_wk's rows, or z's tokens by word.
+  const auto buckets = [&](tables& out) {
+    steps::word_buckets s{};
+    s.scale = scale.data();
+    s.entries = entries.data();
+    s.K = K;
+    s.bits = out.bits.data();
+    s.topics = out.topics.data();
+    s.topic_counts = out.topic_counts.data();
+    s.sums = out.sums.data();
+    return s;
+  };
+  steps::word_buckets of_counts = buckets(dense);
+  of_counts.counts = counts.data();
+  steps::word_buckets of_z = buckets(from_z);
+  of_z.token_offsets = c.offsets.data();
+  of_z.tokens = c.tokens.data();
+  of_z.z = c.z.data();
+  of_z.gathered = gathered.data();
   for (std::int64_t w = 0; w < V; ++w) {
     of_counts(w);
     of_z(w);

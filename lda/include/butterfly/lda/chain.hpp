@@ -212,22 +212,31 @@ class chain {
   const shard& part() const { return part_; }
   const hyperparameters& hyper() const { return h_; }
   const sampler_options& options() const { return how_; }
+  std::uint64_t seed() const { return seed_; }
+  // Sums the word-topic counts of every process; empty in one process.
+  const count_combiner& combiner() const { return combine_; }
+
+  // The shard's CSR helpers, built once from the documents and the shard by the constructor:
+  // what the sampler's steps read besides the documents themselves.
+  struct shard_index {
+    span<const std::int32_t> words;         // the shard's tokens' words (N)
+    std::vector<std::int64_t> doc_offsets;  // the shard's doc_offsets, from 0 (M + 1)
+    // The shard's token ids (from 0) grouped by word (CSR over words, V + 1 and N): n_wk is
+    // counted row by row from it, so each word's counts are owned by one chunk and no
+    // per-thread V x K copies are needed.
+    std::vector<std::int64_t> word_offsets;
+    std::vector<std::int64_t> word_tokens;
+  };
+  const shard_index& index() const { return index_; }
 
  private:
-  friend class sampler;  // runs the iterations on the chain's documents and options
-
   documents docs_;
   hyperparameters h_;
   std::uint64_t seed_;
   sampler_options how_;
   shard part_;
   count_combiner combine_;
-  std::vector<std::int64_t> local_offsets_;  // the shard's doc_offsets, from 0
-  // The shard's token ids (from 0) grouped by word (CSR over words): n_wk is counted row by
-  // row from it, so each word's counts are owned by one chunk and no per-thread V x K
-  // copies are needed.
-  std::vector<std::int64_t> word_offsets_;
-  std::vector<std::int64_t> word_tokens_;
+  shard_index index_;
 };
 
 }  // namespace butterfly::lda

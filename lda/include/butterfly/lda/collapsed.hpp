@@ -23,8 +23,8 @@
 // X is summed per token; a draw that falls in R, A or S (their weights carry beta or alpha)
 // searches the document's topics or a table. Departure from SparseLDA: its q bucket sums
 // over the word's topics (about 290 per token on 20news at K = 1000, stop words included)
-// and its r bucket over the document's (about 70 there, which this sweep's first version
-// summed per token, reading a V x K row per topic); the AND of
+// and its r bucket over the document's (about 70 there; summing it per token, reading a
+// V x K row per topic, was this sweep's bottleneck); the AND of
 // the bit sets finds X's few topics without either, reading the word's compact entries and
 // no V x K array. The draw's bits are fixed by the order of the operations below, which
 // every backend runs as written (no contraction).

@@ -189,7 +189,7 @@ inline void gamma_block_attempts(double* shape, int* pos, int n, const rng_key& 
 
 // Gamma(prior + counts[k], 1) into out[k] for k in [0, K), variate k keyed by index0 + k:
 // the same bits as gamma_variate(prior + counts[k], key, index0 + k) (tests/lda/gamma.cpp),
-// 2-3.5x faster than that loop (bench/RESULTS.md, "Issue 12: Gamma variates"). Entries are
+// 2-3.5x faster than that loop (bench/gamma.cpp). Entries are
 // split by sampler (shape < 1 or >= 1; in LDA most shapes are the prior alone), so each
 // vectorized pass runs one sampler on every lane.
 template <class Count>

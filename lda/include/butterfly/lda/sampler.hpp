@@ -23,8 +23,6 @@
 namespace butterfly::lda {
 namespace steps {
 class any;  // steps.hpp
-struct topic_counts;
-struct token_partials;
 }
 
 class sampler {
@@ -93,28 +91,19 @@ class sampler {
   bool on_device() const { return b_.kernel_memory() == detail::memory::device; }
 
  private:
-  struct arrays;
-  sampler(const chain& c, state resumed, const detail::executor& where, int);  // the arrays, no counts
-  double estimate(std::uint32_t iteration);  // counts, theta and phi; returns the combiner's seconds
-  bool sweeping() const;  // estimator::collapsed or mh: z drawn by document sweeps after the burn-in
-  bool sweeps(std::uint32_t iteration) const;  // whether iteration's z is drawn by sweep
-  void sweep(std::uint32_t iteration);         // estimator::collapsed's or mh's z draw
-  void keep();                                 // z into the kept sweeps, after a pooled sweep
-  void pooled_phi_rows(std::int64_t first, std::int64_t count, float* rows);
-  void make_tables();                          // the sweep's tables, when not valid
-  void posterior_means();  // theta and phi from n_mk, n_wk and scale (mean, collapsed)
-  void refresh_model();    // estimator::collapsed and mh: posterior_means, when stale
+  // The sampler coordinates the state in kernel memory and its host copy (what is stale
+  // there), the estimator's unit (its buffers and steps), the z draw and the pooled sweeps:
+  // sampler_parts.hpp and estimator_unit.hpp, beside sampler.cpp.
+  struct parts;
+  sampler(const chain& c, state resumed, const detail::executor& where, int);  // the parts, no counts
+  void refresh_model();  // theta and phi where the estimator left them for later
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
-  // The counts: s for `rows` rows, whose offsets on the host start at host_offsets (rows + 1
-  // of them); s for its chunks. On device memory spread over the tokens (steps.hpp).
-  void count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets, std::int64_t rows) const;
-  void count_topics(const steps::token_partials& s) const;
   template <class Make>
   void model_rows(const float* held, std::int64_t first, std::int64_t count, float* out, Make&& make);
 
   const chain& c_;
   const detail::executor& b_;
-  std::unique_ptr<arrays> a_;
+  std::unique_ptr<parts> p_;
   mutable std::vector<std::pair<std::string, double>> step_seconds_;  // by steps::any's index
   mutable std::vector<std::size_t> step_order_;                       // indices, first run first
 };

@@ -1,0 +1,199 @@
+// estimator::collapsed (chain.hpp): after mean's burn-in, z is drawn by the partially
+// collapsed sweep (collapsed.hpp: theta integrated out, the word counts the previous
+// iteration's), from tables of the counts of z made once per iteration: the words' entries
+// (word_buckets: each word's topics, counts and running sums of n_wk s_k, and its topic
+// set) and the running sums of s_k (scale_sums). theta and phi are mean's posterior means.
+// Without a burn-in the sampler keeps no theta, phi or n_mk (holds_model false): they are made
+// from z and these tables where they are read.
+#include <algorithm>
+#include <vector>
+
+#include "mean_unit.hpp"
+
+namespace butterfly::lda {
+namespace {
+
+// Documents that collapsed_documents sweeps at once, each with its slot of scratch rows
+// (16 K bytes): on the host enough to keep every thread busy between the batches' joins, on
+// a device as many as 1 GiB holds (a thread per document, so a batch should fill the device).
+// The bits do not depend on it: documents are independent within a sweep.
+std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
+  const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::set_words(K) * 8;
+  const std::int64_t n =
+      b.kernel_memory() == detail::memory::device ? (std::int64_t{1} << 30) / slot_bytes : 256 * std::int64_t{b.threads()};
+  return std::max<std::int64_t>(1, std::min(n, docs));
+}
+
+// Where each word's entries go (V + 1): as many places as the word can have topics,
+// min(its tokens in the whole corpus, K).
+std::vector<std::int64_t> entry_places(const chain& c) {
+  std::vector<std::int64_t> offsets(size_of(c.docs().vocab_size + 1), 0);
+  for (const std::int32_t w : c.docs().words) ++offsets[size_of(w) + 1];
+  const std::int64_t K = c.hyper().num_topics;
+  for (std::int64_t& n : offsets) n = n < K ? n : K;
+  for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
+  return offsets;
+}
+
+class collapsed_unit final : public mean_unit {
+ public:
+  explicit collapsed_unit(const context& x);
+  bool sweeping() const override { return true; }
+  void sweep(std::uint32_t i) override;
+  void phi_rows(std::int64_t first, std::int64_t count, float* rows) override;
+  void likelihood_from_z(steps::likelihood_blocks& step) override;
+
+ private:
+  double count_counts(std::uint32_t) override {
+    const double combine_seconds = count(a_.holds);
+    tables_valid_ = false;
+    return combine_seconds;
+  }
+  void posterior_means() override;
+  std::int64_t* totals() override { return totals_.data(); }
+  void make_tables();  // word_buckets and scale_sums, when not those of the counts
+  // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
+  steps::posterior_mean_words word_rows(std::int64_t first, float* out) const;
+
+  detail::kernel_array<std::int64_t> totals_;  // n_k of the previous iteration
+  // word_buckets: room for the topics gathered by word (one per token); the words' entries
+  // (their places, topics, counts and running sums) and topic sets; scale_sums' running sums.
+  detail::kernel_array<std::int32_t> gathered_;
+  std::vector<std::int64_t> entry_places_;
+  detail::mirror<const std::int64_t> entries_;
+  detail::kernel_array<std::int32_t> entry_topics_, entry_counts_;
+  detail::kernel_array<double> entry_sums_;
+  detail::kernel_array<std::uint64_t> word_bits_;
+  detail::kernel_array<double> scale_sum_;
+  // The slots of the documents swept at once: their counts, X's topics and running sums,
+  // their topic sets.
+  std::int64_t slots_;
+  detail::kernel_array<std::int32_t> doc_counts_, picks_;
+  detail::kernel_array<double> weights_;
+  detail::kernel_array<std::uint64_t> doc_bits_;
+  // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a topic set per
+  // block of documents) and the words' gaps (word_gaps).
+  detail::kernel_array<std::int32_t> likelihood_counts_;
+  detail::kernel_array<float> likelihood_rows_;
+  detail::kernel_array<std::uint64_t> likelihood_bits_;
+  detail::kernel_array<double> word_gaps_;
+  bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
+};
+
+collapsed_unit::collapsed_unit(const context& x)
+    : mean_unit(x),
+      totals_(executor(), size_of(a_.K)),
+      gathered_(executor(), a_.host.z.size()),
+      entry_places_(entry_places(c_)),
+      entries_(executor(), entry_places_.data(), entry_places_.size()),
+      entry_topics_(executor(), size_of(entry_places_.back())),
+      entry_counts_(executor(), entry_topics_.size()),
+      entry_sums_(executor(), entry_topics_.size()),
+      word_bits_(executor(), size_of(c_.docs().vocab_size * steps::set_words(a_.K))),
+      scale_sum_(executor(), size_of(a_.K)),
+      slots_(sweep_slots(executor(), a_.K, c_.part().num_docs())),
+      doc_counts_(executor(), size_of(slots_ * a_.K)),
+      picks_(executor(), doc_counts_.size()),
+      weights_(executor(), doc_counts_.size()),
+      doc_bits_(executor(), size_of(slots_ * steps::set_words(a_.K))),
+      likelihood_counts_(executor(), a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * a_.K)),
+      likelihood_rows_(executor(), likelihood_counts_.size()),
+      likelihood_bits_(executor(), a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * steps::set_words(a_.K))),
+      word_gaps_(executor(), a_.holds ? 0 : size_of(c_.docs().vocab_size)) {}
+
+void collapsed_unit::make_tables() {
+  if (tables_valid_) return;
+  steps::word_buckets buckets{};
+  buckets.counts = a_.n_wk.size() == 0 ? nullptr : a_.n_wk.data();
+  buckets.token_offsets = a_.word_offsets.data();
+  buckets.tokens = a_.word_tokens.data();
+  buckets.z = a_.z.data();
+  buckets.gathered = gathered_.data();
+  buckets.scale = a_.scale.data();
+  buckets.entries = entries_.data();
+  buckets.K = a_.K;
+  buckets.bits = word_bits_.data();
+  buckets.topics = entry_topics_.data();
+  buckets.topic_counts = entry_counts_.data();
+  buckets.sums = entry_sums_.data();
+  run(buckets, c_.docs().vocab_size);
+  run(steps::scale_sums{a_.scale.data(), a_.K, scale_sum_.data()}, 1);
+  tables_valid_ = true;
+}
+
+void collapsed_unit::sweep(std::uint32_t i) {
+  make_tables();
+  const hyperparameters& h = c_.hyper();
+  steps::collapsed_documents s{};
+  s.offsets = a_.offsets.data();
+  s.words = a_.words.data();
+  s.word_entries = entries_.data();
+  s.word_bits = word_bits_.data();
+  s.word_topics = entry_topics_.data();
+  s.word_counts = entry_counts_.data();
+  s.word_sums = entry_sums_.data();
+  s.totals = totals_.data();
+  s.scale = a_.scale.data();
+  s.scale_sum = scale_sum_.data();
+  s.K = a_.K;
+  s.alpha = h.alpha;
+  s.beta = h.beta;
+  s.prior_total = static_cast<double>(c_.docs().vocab_size) * h.beta;
+  s.seed = c_.seed();
+  s.first_token = static_cast<std::uint64_t>(c_.part().first_token);
+  s.iteration = i;
+  s.z = a_.z.data();
+  s.doc_counts = doc_counts_.data();
+  s.doc_bits = doc_bits_.data();
+  s.picks = picks_.data();
+  s.weights = weights_.data();
+  const std::int64_t M = c_.part().num_docs();
+  for (s.first_doc = 0; s.first_doc < M; s.first_doc += slots_) run(s, std::min(slots_, M - s.first_doc));
+}
+
+// Where the sampler holds neither theta nor phi, the tables they are made from; phi from
+// the entries where there is no n_wk (one process), from n_wk with a count combiner.
+void collapsed_unit::posterior_means() {
+  if (!a_.holds) return make_tables();
+  if (a_.n_wk.size() != 0) return mean_unit::posterior_means();
+  run(steps::posterior_mean_rows{c_.hyper().alpha, a_.n_mk.data(), a_.K, a_.theta.data()}, c_.part().num_docs());
+  make_tables();
+  run(word_rows(0, a_.phi.data()), c_.docs().vocab_size);
+}
+
+steps::posterior_mean_words collapsed_unit::word_rows(std::int64_t first, float* out) const {
+  steps::posterior_mean_words s{};
+  s.entries = entries_.data() + first;
+  s.bits = word_bits_.data() + first * steps::set_words(a_.K);
+  s.topics = entry_topics_.data();
+  s.counts = entry_counts_.data();
+  s.scale = a_.scale.data();
+  s.K = a_.K;
+  s.prior = c_.hyper().beta;
+  s.out = out;
+  return s;
+}
+
+void collapsed_unit::phi_rows(std::int64_t first, std::int64_t count, float* rows) {
+  run(word_rows(first, rows), count);
+}
+
+void collapsed_unit::likelihood_from_z(steps::likelihood_blocks& step) {
+  step.theta = step.phi = nullptr;
+  step.z = a_.z.data();
+  step.alpha = c_.hyper().alpha;
+  step.word_rows = word_rows(0, nullptr);
+  run(steps::word_gaps{step.word_rows, word_gaps_.data()}, c_.docs().vocab_size);
+  step.gaps = word_gaps_.data();
+  step.counts = likelihood_counts_.data();
+  step.rows = likelihood_rows_.data();
+  step.bits = likelihood_bits_.data();
+}
+
+}  // namespace
+
+std::unique_ptr<estimator_unit> make_collapsed_unit(const estimator_unit::context& x) {
+  return std::make_unique<collapsed_unit>(x);
+}
+
+}  // namespace butterfly::lda
