@@ -168,7 +168,7 @@ void add_infer_options(CLI::App& cmd, infer_args& a) {
 lda::training_options training_options_of(const train_args& a) {
   lda::training_options o = a.run;
   o.method = parse_algorithm(a.algorithm);
-  o.theta_phi = lda::parse_estimator(a.estimator);
+  o.estimator = lda::parse_estimator(a.estimator);
   return o;
 }
 

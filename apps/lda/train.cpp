@@ -115,7 +115,7 @@ class training_run {
                    "training %d topics on %" PRId64 " documents, %" PRId64 " tokens, %d words (%s, width %d, %s "
                    "estimator, %s, state in %s memory%s)\n",
                    o.hyper.num_topics, train.num_docs(), train.num_tokens(), corpus_.vocab_size(),
-                   std::string(name(o.method)).c_str(), o.width, lda::estimator_name(o.theta_phi),
+                   std::string(name(o.method)).c_str(), o.width, lda::estimator_name(o.estimator),
                    std::string(backend_name()).c_str(), trainer_.state_sampler().on_device() ? "device" : "host",
                    trainer_.iteration() ? ", resumed" : "");
     progress bar(o.iterations, train.num_tokens(), !quiet_, world_.size());
@@ -168,8 +168,8 @@ class training_run {
     d["backend"] = std::string(backend_name());
     d["algorithm"] = std::string(name(o.method));
     d["width"] = o.width;
-    d["estimator"] = lda::estimator_name(o.theta_phi);
-    if (o.theta_phi == lda::estimator::collapsed || o.theta_phi == lda::estimator::mh) d["burn_in"] = o.burn_in;
+    d["estimator"] = lda::estimator_name(o.estimator);
+    if (o.estimator == lda::estimator::collapsed || o.estimator == lda::estimator::mh) d["burn_in"] = o.burn_in;
     d["start_topics"] = *o.start_topics;  // the one given, or the corpus's default
     d["average"] = *o.average;            // the one given, or the estimator's default
     d["pooled_iterations"] = lda::pooled_sweeps(trainer_.markov_chain().options());  // besides the last

@@ -149,7 +149,7 @@ py::dict training_defaults() {
   d["max_iter"] = o.iterations;
   d["random_state"] = o.seed;
   d["algorithm"] = std::string(name(o.method));
-  d["estimator"] = std::string(lda::estimator_name(o.theta_phi));
+  d["estimator"] = std::string(lda::estimator_name(o.estimator));
   d["width"] = o.width;
   d["fold_in_sweeps"] = o.fold_in_sweeps;
   return d;
@@ -164,7 +164,7 @@ lda::training_options options_of(int num_topics, double alpha, double beta, std:
   o.hyper = {num_topics, alpha, beta};
   o.seed = seed;
   o.method = parse_algorithm(method);
-  o.theta_phi = lda::parse_estimator(estimator);
+  o.estimator = lda::parse_estimator(estimator);
   o.width = width;
   o.start_topics = start_topics;
   o.iterations = iterations;

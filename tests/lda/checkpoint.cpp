@@ -40,7 +40,7 @@ lda::checkpoint sample() {
   o.seed = 0x123456789abcdefULL;
   o.method = butterfly::algorithm::warp_scan;
   o.width = 4;
-  o.theta_phi = lda::estimator::mh;
+  o.estimator = lda::estimator::mh;
   o.burn_in = 2;
   o.start_topics = 0;  // given, unlike the average
   o.holdout = 0.125;
@@ -84,7 +84,7 @@ TEST_CASE("lda: a checkpoint reads back what was saved", "[lda][checkpoint]") {
   CHECK(o.iterations == 40);
   CHECK(o.method == butterfly::algorithm::warp_scan);
   CHECK(o.width == 4);
-  CHECK(o.theta_phi == lda::estimator::mh);
+  CHECK(o.estimator == lda::estimator::mh);
   CHECK(o.burn_in == 2);
   CHECK(o.start_topics == std::optional<std::uint32_t>(0));
   CHECK(!o.average.has_value());
@@ -201,7 +201,7 @@ TEST_CASE("lda: options that change the chain are named by mismatch", "[lda][che
   b.hyper.alpha = 0.25000001;
   CHECK(lda::mismatch(a, b) == "alpha 0.25, this run 0.25000000999999999");
   b = a;
-  b.theta_phi = lda::estimator::collapsed;
+  b.estimator = lda::estimator::collapsed;
   CHECK(lda::mismatch(a, b) == "estimator mh, this run collapsed");
   b = a;
   b.fold_in_sweeps = 7;  // the history's held-out perplexities were scored with 6

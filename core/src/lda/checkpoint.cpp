@@ -121,7 +121,7 @@ void encode(encoder& e, const training_options& o) {
   e.pod(o.seed);
   e.text(std::string(name(o.method)));
   e.pod(static_cast<std::int32_t>(o.width));
-  e.text(estimator_name(o.theta_phi));
+  e.text(estimator_name(o.estimator));
   e.pod(o.burn_in);
   e.maybe(o.start_topics);
   e.maybe(o.average);
@@ -141,7 +141,7 @@ training_options decode_options(decoder& d) {
   o.seed = d.pod<std::uint64_t>();
   o.method = d.name("algorithm", [](const std::string& n) { return parse_algorithm(n); });
   o.width = d.pod<std::int32_t>();
-  o.theta_phi = d.name("estimator", [](const std::string& n) { return parse_estimator(n); });
+  o.estimator = d.name("estimator", [](const std::string& n) { return parse_estimator(n); });
   o.burn_in = d.pod<std::uint32_t>();
   o.start_topics = d.maybe();
   o.average = d.maybe();

@@ -34,7 +34,7 @@ class differences {
 
 training_options resolved(training_options o, std::int64_t training_docs) {
   if (!o.start_topics) o.start_topics = default_start_topics(training_docs, o.hyper.num_topics);
-  if (!o.average) o.average = default_average(o.theta_phi, o.burn_in);
+  if (!o.average) o.average = default_average(o.estimator, o.burn_in);
   if (o.width == 0) o.width = default_width();
   return o;
 }
@@ -43,7 +43,7 @@ sampler_options sampler_options_of(const training_options& o) {
   sampler_options s;
   s.method = o.method;
   s.width = o.width;
-  s.theta_phi = o.theta_phi;
+  s.theta_phi = o.estimator;
   s.burn_in = o.burn_in;
   s.start_topics = o.start_topics.value_or(0);
   s.average = o.average.value_or(1);
@@ -57,7 +57,7 @@ std::string mismatch(const training_options& stored, const training_options& giv
       .check("alpha", stored.hyper.alpha, given.hyper.alpha)
       .check("beta", stored.hyper.beta, given.hyper.beta)
       .check("seed", stored.seed, given.seed)
-      .check("estimator", std::string(estimator_name(stored.theta_phi)), std::string(estimator_name(given.theta_phi)))
+      .check("estimator", std::string(estimator_name(stored.estimator)), std::string(estimator_name(given.estimator)))
       .check("algorithm", std::string(name(stored.method)), std::string(name(given.method)))
       .check("width", stored.width, given.width)
       .check("burn-in", stored.burn_in, given.burn_in)

@@ -21,7 +21,7 @@ struct training_options {
   int width = 0;
   // collapsed by default: on ap, 20news and wiki-lead it ends within 1.5 % of WarpLDA's
   // held-out perplexity, where mean stops short of it.
-  estimator theta_phi = estimator::collapsed;
+  lda::estimator estimator = lda::estimator::collapsed;
   std::uint32_t burn_in = 0;                  // sampler_options::burn_in
   std::optional<std::uint32_t> start_topics;  // none: default_start_topics of the training documents
   std::optional<std::uint32_t> average;       // none: default_average of the estimator and burn-in
