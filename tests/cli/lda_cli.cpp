@@ -413,6 +413,14 @@ TEST_CASE("cli: a corrupted checkpoint or a changed corpus is refused", "[cli]")
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("checksum mismatch"));
 
+  // Formats 1 and 2 stored the command line's words: refused, with the reason.
+  std::string older = good;
+  older[7] = '2';
+  write(older);
+  r = run(ws.dir, {"train", "--resume", "m"});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("checkpoint.bin: checkpoint format 2") && Catch::Contains("start the run again"));
+
   write(good);
   REQUIRE(run(ws.dir, {"train", "--resume", "m", "--quiet"}).exit_code == 0);
   // Same file name, different documents: the checkpoint no longer belongs to the corpus.
