@@ -93,7 +93,7 @@ void gamma_variates(benchmark::State& state, impl which, bool theta) {
   std::vector<double> out(static_cast<std::size_t>(K));
   std::uint32_t iteration = 0;
   for (auto _ : state) {
-    const lda::rng_key key{7, ++iteration, rng::stream::theta};
+    const lda::rng_key key{7, ++iteration, lda::streams::theta};
     for (int r = 0; r < rows; ++r) {
       const std::int32_t* n = &s.counts[static_cast<std::size_t>(r) * K];
       const std::uint64_t index0 = static_cast<std::uint64_t>(r) * K;

@@ -55,28 +55,28 @@ class collapsed_unit final : public mean_unit {
   // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
   steps::posterior_mean_words word_rows(std::int64_t first, float* out) const;
 
-  detail::kernel_array<std::int64_t> totals_;  // n_k of the previous iteration
+  state_array<std::int64_t> totals_;  // n_k of the previous iteration
   // word_buckets: room for the topics gathered by word (one per token); the words' entries
   // (their places, topics, counts and running sums) and topic sets; scale_sums' running sums.
-  detail::kernel_array<std::int32_t> gathered_;
+  state_array<std::int32_t> gathered_;
   std::vector<std::int64_t> entry_places_;
   detail::mirror<const std::int64_t> entries_;
-  detail::kernel_array<std::int32_t> entry_topics_, entry_counts_;
-  detail::kernel_array<double> entry_sums_;
-  detail::kernel_array<std::uint64_t> word_bits_;
-  detail::kernel_array<double> scale_sum_;
+  state_array<std::int32_t> entry_topics_, entry_counts_;
+  state_array<double> entry_sums_;
+  state_array<std::uint64_t> word_bits_;
+  state_array<double> scale_sum_;
   // The slots of the documents swept at once: their counts, X's topics and running sums,
   // their topic sets.
   std::int64_t slots_;
-  detail::kernel_array<std::int32_t> doc_counts_, picks_;
-  detail::kernel_array<double> weights_;
-  detail::kernel_array<std::uint64_t> doc_bits_;
+  state_array<std::int32_t> doc_counts_, picks_;
+  state_array<double> weights_;
+  state_array<std::uint64_t> doc_bits_;
   // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a topic set per
   // block of documents) and the words' gaps (word_gaps).
-  detail::kernel_array<std::int32_t> likelihood_counts_;
-  detail::kernel_array<float> likelihood_rows_;
-  detail::kernel_array<std::uint64_t> likelihood_bits_;
-  detail::kernel_array<double> word_gaps_;
+  state_array<std::int32_t> likelihood_counts_;
+  state_array<float> likelihood_rows_;
+  state_array<std::uint64_t> likelihood_bits_;
+  state_array<double> word_gaps_;
   bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
 };
 

@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "butterfly/detail/executor.hpp"
-#include "butterfly/detail/kernel_array.hpp"
+#include "state_array.hpp"
 #include "butterfly/lda/chain.hpp"
 #include "butterfly/lda/steps.hpp"
 
@@ -65,10 +65,10 @@ struct chain_arrays {
   detail::mirror<const std::int64_t> word_offsets, word_tokens;  // the tokens grouped by word
   // n_mk (empty where !holds) and n_wk (empty for collapsed in one process, whose tables
   // come from z: word_buckets; with a count combiner, the combined counts).
-  detail::kernel_array<std::int32_t> n_mk, n_wk;
+  state_array<std::int32_t> n_mk, n_wk;
   int K;
   std::int64_t chunks;                 // word chunks of the column partials (steps::word_chunk)
-  detail::kernel_array<double> scale;  // per topic: 1 / (n_k + V beta), or 1 / phi's column sum
+  state_array<double> scale;  // per topic: 1 / (n_k + V beta), or 1 / phi's column sum
 
   // steps::topic_counts of z into `counts`: the shard's documents' rows (n_mk) or its words'
   // rows (n_wk, with the tokens grouped by word).

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "butterfly/detail/host_parallel.hpp"
-#include "butterfly/detail/rng.hpp"
+#include "butterfly/lda/streams.hpp"
 #include "butterfly/lda/gamma.hpp"
 #include "butterfly/lda/steps.hpp"
 
@@ -31,7 +31,7 @@ holdout_split split_holdout(const documents& all, double fraction, std::uint64_t
   const auto held = static_cast<std::int64_t>(std::llround(fraction * static_cast<double>(M)));
   std::vector<std::uint64_t> key(static_cast<std::size_t>(M));
   for (std::int64_t m = 0; m < M; ++m) {
-    const auto r = rng::bits(seed, 0, rng::stream::holdout, static_cast<std::uint64_t>(m));
+    const auto r = rng::bits(seed, 0, lda::streams::holdout, static_cast<std::uint64_t>(m));
     key[m] = (static_cast<std::uint64_t>(r[0]) << 32) | r[1];
   }
   std::vector<std::int64_t> order(static_cast<std::size_t>(M));
@@ -75,7 +75,7 @@ void estimate_theta(const std::int32_t* words, std::int64_t length, const float*
       const float* p = phi + static_cast<std::int64_t>(words[j]) * K;
       double sum = 0.0;
       for (int k = 0; k < K; ++k) cumulative[k] = sum += double(theta[k]) * double(p[k]);
-      const auto r = rng::bits(o.seed, iteration, rng::stream::fold_in, base | std::uint64_t(j));
+      const auto r = rng::bits(o.seed, iteration, lda::streams::fold_in, base | std::uint64_t(j));
       const double target = rng::u01(r[0], r[1]) * sum;
       // Floored theta and phi make every product positive, so the draw is always some k.
       const int k = static_cast<int>(std::upper_bound(cumulative.begin(), cumulative.end(), target) -
@@ -86,7 +86,7 @@ void estimate_theta(const std::int32_t* words, std::int64_t length, const float*
       const double denom = static_cast<double>(length) + K * h.alpha;
       for (int k = 0; k < K; ++k) mean[k] += (h.alpha + n[k]) / denom;
     }
-    dirichlet_row(h.alpha, n.data(), K, rng_key{o.seed, iteration, rng::stream::fold_in},
+    dirichlet_row(h.alpha, n.data(), K, rng_key{o.seed, iteration, lda::streams::fold_in},
                   base | (std::uint64_t{1} << 31), scratch.data(), theta.data());
   }
   const int kept = o.sweeps - first_kept;
@@ -133,7 +133,7 @@ perplexity_partials completion_partials(const documents& test, std::int64_t firs
       estimate_theta(observed.data(), static_cast<std::int64_t>(observed.size()), phi.data(), h, o,
                      static_cast<std::uint64_t>(m), theta.data());
       for (std::int64_t t = begin + 1; t < end; t += 2) {
-        ll += detail::portable::log(dot(theta.data(), &phi[static_cast<std::size_t>(test.words[t]) * K], K));
+        ll += portable::log(dot(theta.data(), &phi[static_cast<std::size_t>(test.words[t]) * K], K));
         ++scored;
       }
     }

@@ -29,7 +29,7 @@ class mean_unit : public estimator_unit {
   virtual std::int64_t* totals() { return nullptr; }
   // Per chunk of tokens (or, with a count combiner, of words) and topic: the integer
   // partials of n_k (steps::token_partials, column_partials).
-  detail::kernel_array<std::int64_t> count_partial_;
+  state_array<std::int64_t> count_partial_;
   bool model_stale_ = false;  // theta and phi are not those of the counts (refresh_model)
 };
 

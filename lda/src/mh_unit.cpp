@@ -67,10 +67,10 @@ class mh_unit final : public mean_unit {
   }
   std::int64_t* totals() override { return totals_.data(); }
 
-  detail::kernel_array<std::int64_t> totals_;  // n_k of the previous iteration
+  state_array<std::int64_t> totals_;  // n_k of the previous iteration
   std::vector<std::int64_t> list_places_;
   detail::mirror<const std::int64_t> list_offsets_;
-  detail::kernel_array<std::int32_t> lists_;  // the words' lists (word_topics)
+  state_array<std::int32_t> lists_;  // the words' lists (word_topics)
   bool swept_ = false;        // n_mk is that of z (the sweep kept it)
   bool lists_valid_ = false;  // the lists are those of the counts
 };

@@ -55,7 +55,7 @@ void sweep_pool::phi_rows(const step_runner& steps, const chain_arrays& a, std::
   entries.prior = prior;
   entries.out = rows;
   if (c_.combiner()) {
-    detail::kernel_array<std::int32_t> counts(steps.executor(), size_of(V * K));
+    state_array<std::int32_t> counts(steps.executor(), size_of(V * K));
     steps::topic_counts words = a.word_rows(counts.data());
     words.pooled = pooled;
     steps.count_topics(words, word_offsets.data(), V);
@@ -80,7 +80,7 @@ void sweep_pool::phi_rows(const step_runner& steps, const chain_arrays& a, std::
     });
     scale_at_ = i;
   }
-  detail::kernel_array<std::int32_t> counts(steps.executor(), size_of(count * K));
+  state_array<std::int32_t> counts(steps.executor(), size_of(count * K));
   steps::topic_counts words = a.word_rows(counts.data());
   words.offsets += first;
   words.pooled = pooled;

@@ -22,7 +22,7 @@ class sweep_pool {
   // After iteration i: where it is a pooled sweep, z's topics into its place; whether it was.
   bool keep(const step_runner& steps, const std::int32_t* z, std::uint32_t i);
   // The kept topics, sweep by sweep (state::kept's layout).
-  detail::kernel_array<std::uint16_t>& kept() { return kept_; }
+  state_array<std::uint16_t>& kept() { return kept_; }
   // Rows [first, first + count) of phi after iteration i (where pooled(i) has sweeps) into
   // rows (kernel memory): the posterior means of the pooled counts, rows of counts of the
   // words' tokens in z and in each pooled sweep. With a count combiner the whole corpus's
@@ -37,11 +37,11 @@ class sweep_pool {
 
   const chain& c_;
   std::vector<std::uint32_t> at_;  // the iterations whose z the model pools
-  detail::kernel_array<std::uint16_t> kept_;  // their topics as they are run (sweep j at j N)
-  detail::kernel_array<std::int64_t> partial_;  // the pooled n_k per chunk and topic
+  state_array<std::uint16_t> kept_;  // their topics as they are run (sweep j at j N)
+  state_array<std::int64_t> partial_;  // the pooled n_k per chunk and topic
   // 1 / (pooled n_k + V prior), of the iteration scale_at_ (0: none yet): the trainer asks for
   // phi a chunk of rows at a time, the scale is made once per iteration.
-  detail::kernel_array<double> scale_;
+  state_array<double> scale_;
   std::uint32_t scale_at_ = 0;
 };
 

@@ -23,7 +23,7 @@ class sample_unit final : public estimator_unit {
     steps::gamma_entries theta_variates{};
     theta_variates.prior = c_.hyper().alpha;
     theta_variates.counts = a_.n_mk.data();
-    theta_variates.key = rng_key{c_.seed(), i, rng::stream::theta};
+    theta_variates.key = rng_key{c_.seed(), i, lda::streams::theta};
     theta_variates.index0 = static_cast<std::uint64_t>(c_.part().first_doc) * K;  // whole-corpus rows
     theta_variates.out = g_theta_.data();
     run(theta_variates, M * K);
@@ -32,7 +32,7 @@ class sample_unit final : public estimator_unit {
     steps::gamma_entries phi_variates{};
     phi_variates.prior = c_.hyper().beta;
     phi_variates.counts = a_.n_wk.data();
-    phi_variates.key = rng_key{c_.seed(), i, rng::stream::phi};
+    phi_variates.key = rng_key{c_.seed(), i, lda::streams::phi};
     phi_variates.index0 = 0;
     phi_variates.out = g_phi_.data();
     run(phi_variates, V * K);
@@ -49,8 +49,8 @@ class sample_unit final : public estimator_unit {
   }
 
  private:
-  detail::kernel_array<double> sum_partial_;     // phi's column sums per word chunk
-  detail::kernel_array<double> g_theta_, g_phi_;  // the Gamma variates
+  state_array<double> sum_partial_;     // phi's column sums per word chunk
+  state_array<double> g_theta_, g_phi_;  // the Gamma variates
 };
 
 }  // namespace

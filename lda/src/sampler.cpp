@@ -187,7 +187,7 @@ std::vector<std::int32_t> sampler::document_topic_counts() const {
     return out;
   }
   // Not kept (collapsed without a burn-in): counted from z now.
-  detail::kernel_array<std::int32_t> n_mk(b_, size_of(c_.part().num_docs() * c_.hyper().num_topics));
+  state_array<std::int32_t> n_mk(b_, size_of(c_.part().num_docs() * c_.hyper().num_topics));
   p_->steps.count_topics(a.document_rows(n_mk.data()), c_.index().doc_offsets.data(), c_.part().num_docs());
   n_mk.copy_to(out);
   return out;
@@ -201,7 +201,7 @@ std::vector<std::int32_t> sampler::word_topic_counts() const {
     return out;
   }
   // Not kept (collapsed in one process): counted from z now.
-  detail::kernel_array<std::int32_t> n_wk(b_, size_of(c_.docs().vocab_size * c_.hyper().num_topics));
+  state_array<std::int32_t> n_wk(b_, size_of(c_.docs().vocab_size * c_.hyper().num_topics));
   p_->steps.count_topics(a.word_rows(n_wk.data()), c_.index().word_offsets.data(), c_.docs().vocab_size);
   n_wk.copy_to(out);
   return out;

@@ -91,7 +91,7 @@ void sampler::model_rows(const float* held, std::int64_t first, std::int64_t cou
     return;
   }
   if (b_.kernel_memory() == detail::memory::host) return make(out);
-  detail::kernel_array<float> rows(b_, size_of(count * K));
+  state_array<float> rows(b_, size_of(count * K));
   make(rows.data());
   rows.copy_to(out);
 }
@@ -102,7 +102,7 @@ void sampler::theta_rows(std::int64_t first, std::int64_t count, float* out) {
   const int K = c_.hyper().num_topics;
   model_rows(p.a.theta.data(), first, count, out, [&](float* rows) {
     const steps::pooled_topics pooled = p.pool.pooled(p.a.iteration);
-    detail::kernel_array<std::int32_t> counts(b_, size_of(count * K));
+    state_array<std::int32_t> counts(b_, size_of(count * K));
     steps::topic_counts documents = p.a.document_rows(counts.data());
     documents.offsets += first;
     documents.pooled = pooled;

@@ -33,7 +33,7 @@ struct sampler::parts {
   chain_arrays a;
   sweep_pool pool;
   std::unique_ptr<estimator_unit> unit;
-  detail::kernel_array<double> likelihood;  // the partial sums per block of documents
+  state_array<double> likelihood;  // the partial sums per block of documents
   // The host's copies that the kernels have changed since current() last refreshed them.
   bool theta_stale = false, phi_stale = false, z_stale = false, kept_stale = false;
   void changed() { theta_stale = phi_stale = z_stale = true; }

@@ -23,7 +23,7 @@ TEST_CASE("lda: gamma variates have the right mean and variance", "[lda][gamma]"
   const int n = 200000;
   for (double a : {0.01, 0.1, 0.2083, 0.5, 0.99, 1.0, 1.7, 3.5, 12.0, 100.0, 300.0, 1e4}) {
     CAPTURE(a);
-    const lda::rng_key key{1234, 7, rng::stream::theta};
+    const lda::rng_key key{1234, 7, lda::streams::theta};
     double sum = 0, sum2 = 0;
     for (int i = 0; i < n; ++i) {
       const double g = lda::gamma_variate(a, key, static_cast<std::uint64_t>(i));
@@ -49,7 +49,7 @@ TEST_CASE("lda: gamma variates follow the Gamma distribution (chi-square)", "[ld
     std::vector<double> edge(bins - 1);
     for (int b = 1; b < bins; ++b) edge[b - 1] = boost::math::gamma_p_inv(a, static_cast<double>(b) / bins);
     std::vector<int> count(bins, 0);
-    const lda::rng_key key{77, 3, rng::stream::phi};
+    const lda::rng_key key{77, 3, lda::streams::phi};
     for (int i = 0; i < n; ++i) {
       const double g = lda::gamma_variate(a, key, static_cast<std::uint64_t>(i));
       ++count[std::upper_bound(edge.begin(), edge.end(), g) - edge.begin()];
@@ -79,7 +79,7 @@ TEST_CASE("lda: gamma_row gives gamma_variate's bits", "[lda][gamma]") {
           const auto x = gen() % 100;
           c = x < 80 ? 0 : x < 97 ? static_cast<std::int32_t>(x % 5) : static_cast<std::int32_t>(gen() % 20000);
         }
-        const lda::rng_key key{gen(), static_cast<std::uint32_t>(r), r % 2 ? rng::stream::phi : rng::stream::theta};
+        const lda::rng_key key{gen(), static_cast<std::uint32_t>(r), r % 2 ? lda::streams::phi : lda::streams::theta};
         const std::uint64_t index0 = gen() >> 8;
         lda::gamma_row(prior, counts.data(), K, key, index0, row.data());
         for (int k = 0; k < K; ++k) {
@@ -93,7 +93,7 @@ TEST_CASE("lda: gamma_row gives gamma_variate's bits", "[lda][gamma]") {
 }
 
 TEST_CASE("lda: gamma variates are a pure function of the key", "[lda][gamma]") {
-  const lda::rng_key a{1, 2, rng::stream::phi}, b{1, 2, rng::stream::theta}, c{2, 2, rng::stream::phi};
+  const lda::rng_key a{1, 2, lda::streams::phi}, b{1, 2, lda::streams::theta}, c{2, 2, lda::streams::phi};
   CHECK(lda::gamma_variate(0.3, a, 5) == lda::gamma_variate(0.3, a, 5));
   CHECK(lda::gamma_variate(3.0, a, 5) == lda::gamma_variate(3.0, a, 5));
   CHECK(lda::gamma_variate(0.3, a, 5) != lda::gamma_variate(0.3, a, 6));
@@ -108,7 +108,7 @@ TEST_CASE("lda: Dirichlet rows are normalised and floored, never zero or NaN", "
   std::vector<float> row(K);
   for (double prior : {1e-9, 1e-3, 0.1, 2.0}) {
     for (std::uint64_t i = 0; i < 2000; ++i) {
-      lda::dirichlet_row(prior, counts.data(), K, {9, 1, rng::stream::theta}, i * K, scratch.data(),
+      lda::dirichlet_row(prior, counts.data(), K, {9, 1, lda::streams::theta}, i * K, scratch.data(),
                          row.data());
       double sum = 0;
       for (float p : row) {
@@ -121,7 +121,7 @@ TEST_CASE("lda: Dirichlet rows are normalised and floored, never zero or NaN", "
   }
   // With a vanishing prior every draw underflows: the row falls back to uniform.
   std::vector<int> zeros(K, 0);
-  lda::dirichlet_row(1e-300, zeros.data(), K, {9, 1, rng::stream::theta}, 0, scratch.data(), row.data());
+  lda::dirichlet_row(1e-300, zeros.data(), K, {9, 1, lda::streams::theta}, 0, scratch.data(), row.data());
   for (float p : row) CHECK(p == Approx(1.0 / K));
   // The floor keeps a product of two entries a normal float.
   CHECK(std::isnormal(lda::probability_floor * lda::probability_floor));

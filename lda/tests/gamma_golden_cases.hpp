@@ -24,7 +24,7 @@ inline std::vector<gamma_golden_row> gamma_golden_rows() {
   for (int r = 0; r < 8; ++r) {
     gamma_golden_row row{r % 2 ? 0.01 : 50.0 / 240,
                          {1000u + static_cast<std::uint64_t>(r), static_cast<std::uint32_t>(r + 1),
-                          r % 2 ? rng::stream::phi : rng::stream::theta},
+                          r % 2 ? lda::streams::phi : lda::streams::theta},
                          static_cast<std::uint64_t>(r) * 240,
                          std::vector<std::int32_t>(240)};
     for (auto& c : row.counts) {

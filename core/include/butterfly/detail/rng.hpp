@@ -11,13 +11,10 @@
 
 namespace butterfly::rng {
 
-// Independent purposes get disjoint counter spaces.
+// Independent purposes get disjoint counter spaces, one stream number each. The draw's is z;
+// a library on top names its own from 1 on (the LDA's: butterfly/lda/streams.hpp).
 enum class stream : std::uint32_t {
-  z = 0,         // the uniform u that picks a topic / row index
-  theta = 1,     // Gamma variates for theta
-  phi = 2,       // Gamma variates for phi
-  holdout = 3,   // which documents are held out
-  fold_in = 4,   // z and theta draws while estimating held-out theta
+  z = 0,  // the uniform u that picks a topic / row index
 };
 
 using philox = r123::Philox4x32;

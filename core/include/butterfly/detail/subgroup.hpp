@@ -40,7 +40,6 @@
 namespace butterfly::detail {
 
 // The lowest and the highest set bit of x != 0: the first and last lane of a ballot.
-// (Also the LDA collapsed sweep's topic sets, lda/collapsed.hpp.)
 // __CUDA_ARCH__ names the device compilation pass (a dialect, like config.hpp's tests):
 // nvcc's device code has __ffsll/__clzll instead of the GCC/Clang builtins.
 BUTTERFLY_FN int lowest_set_bit(std::uint64_t x) {
@@ -55,14 +54,6 @@ BUTTERFLY_FN int highest_set_bit(std::uint64_t x) {
   return 63 - __clzll(static_cast<long long>(x));
 #else
   return 63 - __builtin_clzll(x);
-#endif
-}
-// The number of set bits of x.
-BUTTERFLY_FN int set_bits(std::uint64_t x) {
-#if defined(__CUDA_ARCH__)
-  return __popcll(x);
-#else
-  return __builtin_popcountll(x);
 #endif
 }
 

@@ -41,6 +41,15 @@ namespace butterfly::lda::steps {
 // 64-bit words per topic set of K topics (bit k of word k / 64).
 BUTTERFLY_FN int set_words(int K) { return (K + 63) / 64; }
 BUTTERFLY_FN std::uint64_t below(int i) { return (std::uint64_t{1} << i) - 1; }  // bits 0 .. i - 1
+// The number of topics in a word of a set. __CUDA_ARCH__ names nvcc's device pass, which has
+// __popcll instead of the GCC/Clang builtin.
+BUTTERFLY_FN int set_bits(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#else
+  return __builtin_popcountll(x);
+#endif
+}
 
 // Element w: word w's topic set (bits, V x set_words(K)) and its entries, one per topic with
 // a non-zero count, in topic order from entries[w]: the topic, its count n_wk and the running
@@ -87,8 +96,8 @@ struct word_buckets {
       }
     for (std::int64_t i = first; i < last; ++i) {
       const std::int32_t k = gathered[i];
-      std::int64_t e = at + detail::set_bits(set[k / 64] & below(k % 64));
-      for (int j = 0; j < k / 64; ++j) e += detail::set_bits(set[j]);
+      std::int64_t e = at + set_bits(set[k / 64] & below(k % 64));
+      for (int j = 0; j < k / 64; ++j) e += set_bits(set[j]);
       ++topic_counts[e];
     }
     double sum = 0.0;
@@ -211,9 +220,9 @@ struct collapsed_documents {
         const int o_next = z[t + 1];
         const std::uint64_t* const next_set = word_bits + next * J;
         const std::int64_t next_at = word_entries[next];
-        std::int64_t p = next_at + detail::set_bits(next_set[o_next / 64] & below(o_next % 64)), last = next_at - 1;
+        std::int64_t p = next_at + set_bits(next_set[o_next / 64] & below(o_next % 64)), last = next_at - 1;
         for (int j = 0; j < J; ++j) {
-          const int bits_j = detail::set_bits(next_set[j]);
+          const int bits_j = set_bits(next_set[j]);
           if (j < o_next / 64) p += bits_j;
           last += bits_j;
         }
@@ -232,17 +241,17 @@ struct collapsed_documents {
         const std::uint64_t ws = word_set[j];
         std::uint64_t b = set[j] & ws;
         if (j == o / 64) {
-          o_place = place + detail::set_bits(ws & below(o % 64));
+          o_place = place + set_bits(ws & below(o % 64));
           b &= ~(std::uint64_t{1} << (o % 64));
         }
         for (; b != 0; b &= b - 1) {
           const int i = detail::lowest_set_bit(b), k = 64 * j + i;
-          const std::int64_t p = place + detail::set_bits(ws & below(i));
+          const std::int64_t p = place + set_bits(ws & below(i));
           x += static_cast<double>(n[k]) * static_cast<double>(word_counts[p]) * scale[k];
           pick[c] = k;
           sum[c++] = x;
         }
-        place += detail::set_bits(ws);
+        place += set_bits(ws);
       }
       const std::int64_t entries = place - at;  // the word's topics; o is one of them
       const double* const word_sum = word_sums + at;

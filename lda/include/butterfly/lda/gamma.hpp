@@ -1,7 +1,7 @@
 // Gamma and Dirichlet variates for the uncollapsed Gibbs sampler. Every variate is a pure
 // function of (seed, iteration, stream, index): attempt number d of a rejection loop reads
 // the Philox block rng::bits(seed, iteration, stream, index, d), so a value never depends
-// on which thread drew it or on what was drawn before. The math is detail/portable_math.hpp
+// on which thread drew it or on what was drawn before. The math is lda/portable_math.hpp
 // (+, -, *, / and sqrt only, never the platform's libm), so a variate is the same bits on
 // every x86-64 machine whatever its SIMD width, and (with contraction off) on GPUs.
 #pragma once
@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "butterfly/detail/config.hpp"
-#include "butterfly/detail/portable_math.hpp"
-#include "butterfly/detail/rng.hpp"
+#include "butterfly/lda/portable_math.hpp"
+#include "butterfly/lda/streams.hpp"
 
 namespace butterfly::lda {
 
@@ -54,7 +54,7 @@ struct marsaglia_tsang {
   };
   BUTTERFLY_FN candidate propose(std::uint32_t w0, std::uint32_t w1) const {
     BUTTERFLY_NO_CONTRACT
-    namespace pm = butterfly::detail::portable;
+    namespace pm = butterfly::lda::portable;
     const double x = std::sqrt(-2.0 * pm::log(open_u01(w0))) * pm::cos_2pi(open_u01(w1));
     const double v1 = 1.0 + c * x;
     const bool positive = v1 > 0.0;
@@ -68,7 +68,7 @@ struct marsaglia_tsang {
   }
   BUTTERFLY_FN gamma_attempt full(std::uint32_t w0, std::uint32_t w1, std::uint32_t w2) const {
     BUTTERFLY_NO_CONTRACT
-    namespace pm = butterfly::detail::portable;
+    namespace pm = butterfly::lda::portable;
     const candidate p = propose(w0, w1);
     const double u = open_u01(w2), x2 = p.x * p.x;
     const bool squeeze = u < 1.0 - 0.0331 * x2 * x2;
@@ -92,7 +92,7 @@ struct ahrens_dieter {
   // 99 in 100) and only its squeeze.
   BUTTERFLY_FN gamma_attempt quick(std::uint32_t w0, std::uint32_t w1, std::uint32_t) const {
     BUTTERFLY_NO_CONTRACT
-    namespace pm = butterfly::detail::portable;
+    namespace pm = butterfly::lda::portable;
     const double u = open_u01(w0);
     const double x = pm::exp(pm::log(u) * inv_shape);
     return {x, std::uint64_t((u <= 1.0 - shape) & (x <= 1.0 - open_u01(w1)))};
@@ -101,7 +101,7 @@ struct ahrens_dieter {
   // accepted when x <= y + E.
   BUTTERFLY_FN gamma_attempt full(std::uint32_t w0, std::uint32_t w1, std::uint32_t) const {
     BUTTERFLY_NO_CONTRACT
-    namespace pm = butterfly::detail::portable;
+    namespace pm = butterfly::lda::portable;
     const double u = open_u01(w0), e_u = open_u01(w1);
     const double e = -pm::log(e_u);
     const bool first = u <= 1.0 - shape;
@@ -188,7 +188,7 @@ inline void gamma_block_attempts(double* shape, int* pos, int n, const rng_key& 
 }  // namespace gamma_impl
 
 // Gamma(prior + counts[k], 1) into out[k] for k in [0, K), variate k keyed by index0 + k:
-// the same bits as gamma_variate(prior + counts[k], key, index0 + k) (tests/lda/gamma.cpp),
+// the same bits as gamma_variate(prior + counts[k], key, index0 + k) (lda/tests/gamma.cpp),
 // 2-3.5x faster than that loop (bench/gamma.cpp). Entries are
 // split by sampler (shape < 1 or >= 1; in LDA most shapes are the prior alone), so each
 // vectorized pass runs one sampler on every lane.

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "butterfly/detail/config.hpp"
-#include "butterfly/detail/portable_math.hpp"
+#include "butterfly/lda/portable_math.hpp"
 #include "butterfly/detail/subgroup.hpp"
 #include "butterfly/lda/collapsed.hpp"
 #include "butterfly/lda/count_steps.hpp"
@@ -43,8 +43,8 @@ namespace butterfly::lda::steps {
 // the first line once per document, the second per token in O(K / 64 + the topics of both)
 // from the two topic sets, as the sweep finds X's topics (collapsed.hpp), instead of O(K)
 // or O(w's topics). Every term is at least 0. Departure from the held arrays' sum (the same
-// value, other roundings: within 1e-12 relative, tests/lda/metrics.cpp); the same bits on
-// every backend. The log is detail/portable_math.hpp's (glibc's differs between machines in
+// value, other roundings: within 1e-12 relative, lda/tests/metrics.cpp); the same bits on
+// every backend. The log is lda/portable_math.hpp's (glibc's differs between machines in
 // the last bit, a GPU's libm from both); dot is at least K floor^2, a normal double, within
 // its domain. A token of the same word as the token before it in its document (the UCI and
 // LDA-C readers put a document's tokens of one word together) adds the same log again,
@@ -75,7 +75,7 @@ struct likelihood_blocks {
         double term = 0.0;
         for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
           const std::int64_t w = words[t];
-          if (t == offsets[m] || w != words[t - 1]) term = detail::portable::log(dot(theta + m * K, phi + w * K, K));
+          if (t == offsets[m] || w != words[t - 1]) term = portable::log(dot(theta + m * K, phi + w * K, K));
           sum += term;
         }
       }
@@ -115,11 +115,11 @@ struct likelihood_blocks {
             const std::uint64_t ws = word_set[j];
             for (std::uint64_t both = set[j] & ws; both != 0; both &= both - 1) {
               const int i = detail::lowest_set_bit(both), k = 64 * j + i;
-              dot_w += above_theta0(k) * word_rows.above_prior(place + detail::set_bits(ws & below(i)), k);
+              dot_w += above_theta0(k) * word_rows.above_prior(place + set_bits(ws & below(i)), k);
             }
-            place += detail::set_bits(ws);
+            place += set_bits(ws);
           }
-          term = detail::portable::log(doc_dot + dot_w);
+          term = portable::log(doc_dot + dot_w);
         }
         sum += term;
       }

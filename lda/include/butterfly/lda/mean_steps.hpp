@@ -92,7 +92,7 @@ struct posterior_mean_words {
   }
   BUTTERFLY_FN std::int64_t used(std::int64_t w) const {  // word w's entries: its topics
     std::int64_t n = 0;
-    for (int j = 0; j < set_words(K); ++j) n += detail::set_bits(bits[w * set_words(K) + j]);
+    for (int j = 0; j < set_words(K); ++j) n += set_bits(bits[w * set_words(K) + j]);
     return n;
   }
 };

@@ -13,7 +13,7 @@
 namespace butterfly::lda::steps {
 
 // Element i: out[i] = Gamma(prior + counts[i], 1), keyed by index0 + i. The host runs
-// ranges through gamma_row (vectorized, the same bits: tests/lda/gamma.cpp).
+// ranges through gamma_row (vectorized, the same bits: lda/tests/gamma.cpp).
 struct gamma_entries {
   double prior;
   const std::int32_t* counts;

@@ -1,4 +1,4 @@
-// detail/portable_math.hpp against independent references: glibc's long double logl/expl
+// lda/portable_math.hpp against independent references: glibc's long double logl/expl
 // (64-bit significand, so their error is far below a double ulp) and libquadmath's cosq with
 // 2 pi in quad precision (a double-precision 2 pi * u would itself be off by more than an ulp
 // of cos near its zeros). Sweeps: random bit patterns over every positive normal double and
@@ -14,9 +14,9 @@
 
 #include <quadmath.h>
 
-#include "butterfly/detail/portable_math.hpp"
+#include "butterfly/lda/portable_math.hpp"
 
-namespace pm = butterfly::detail::portable;
+namespace pm = butterfly::lda::portable;
 
 namespace {
 

@@ -5,7 +5,7 @@
 // IEEE-754 makes each +, -, *, / correctly rounded; the same sequence of them is the same
 // bits anywhere, provided no compiler fuses a*b+c into an FMA (see BUTTERFLY_NO_CONTRACT).
 //
-// Accuracy (tests/core/portable_math.cpp checks it against long double / __float128
+// Accuracy (lda/tests/portable_math.cpp checks it against long double / __float128
 // references over sweeps of the domains): log within 1 ulp, exp within 2 ulp (normal
 // results), cos_2pi within 2 ulp relative, for u = (x + 0.5) 2^-32 as the Gamma step passes.
 //
@@ -33,7 +33,7 @@
 #define BUTTERFLY_NO_CONTRACT
 #endif
 
-namespace butterfly::detail::portable {
+namespace butterfly::lda::portable {
 
 BUTTERFLY_FN std::uint64_t to_bits(double x) {
   std::uint64_t u;
@@ -148,4 +148,4 @@ BUTTERFLY_FN double cos_2pi(double u) {
   return select(middle, -s, select(far, -c, c));
 }
 
-}  // namespace butterfly::detail::portable
+}  // namespace butterfly::lda::portable
