@@ -40,9 +40,10 @@ inline corpus read_docword(const std::string& name, std::int64_t max_docs = 0) {
   const std::string vocab = dir + "/vocab." + name + ".txt";
   for (const std::string& path : {docword, vocab})
     if (!std::ifstream(path))
-      throw std::runtime_error(path + ": cannot open the benchmark corpus (configure with "
-                               "-DBUTTERFLY_DATA_DIR=<folder holding " + name +
-                               "/> or set $BUTTERFLY_DATA_DIR)");
+      throw std::runtime_error(path +
+                               ": cannot open the benchmark corpus (configure with "
+                               "-DBUTTERFLY_DATA_DIR=<folder holding " +
+                               name + "/> or set $BUTTERFLY_DATA_DIR)");
   io::corpus full = io::read_uci(docword, vocab);
   corpus c;
   c.name = name;

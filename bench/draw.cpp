@@ -72,7 +72,8 @@ const model& model_for(int K) {
 double lane_util(algorithm a, int K, int W, bool pack) {
   if (a == algorithm::warp_scan) return static_cast<double>(K) / (W * ((K + W - 1) / W));
   const auto& c = wiki();
-  return pack ? detail::lane_utilization(*detail::cached_warp_plan(c.doc_offsets, W, detail::lane_dependent(a)), W)
+  return pack ? detail::lane_utilization(
+                    *detail::cached_warp_plan(c.doc_offsets, W, detail::lane_dependent(a)), W)
               : detail::lane_utilization(c.doc_offsets, W);
 }
 
@@ -89,10 +90,8 @@ void draw(benchmark::State& state, algorithm a, int K, int W, bool pack, bool ar
   // validation pass (the public default) is left out and only the draw is timed.
   o.validate = false;
   for (auto _ : state) {
-    if (array_lanes)
-      reference::draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
-    else
-      draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    if (array_lanes) reference::draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
+    else draw_topics(m.theta, m.phi, K, c.doc_offsets, c.words, z, o);
     benchmark::DoNotOptimize(z.data());
     benchmark::ClobberMemory();
     ++o.iteration;
@@ -222,7 +221,8 @@ void device_draw(benchmark::State& state, algorithm a, int K) {
   const device::topic_draw prepared(c.doc_offsets, c.words, K, c.V, o);
   std::uint32_t iteration = 0;
   const auto once = [&] {
-    prepared(d.theta.view(), d.phi.view(), d.offsets.view(), d.words.view(), d.z.view(), iteration++);
+    prepared(d.theta.view(), d.phi.view(), d.offsets.view(), d.words.view(), d.z.view(),
+             iteration++);
   };
   once();  // untimed: the first launch of a kernel also loads it
   device_timer timer;
@@ -240,15 +240,17 @@ void device_draw(benchmark::State& state, algorithm a, int K) {
 }
 
 void add_device(algorithm a, int K) {
-  const std::string n = "device/" + std::string(name(a)) + "/K:" + std::to_string(K) + "/W:" +
-                        std::to_string(default_width()) + "/pack:1";
-  benchmark::RegisterBenchmark(n.c_str(), device_draw, a, K)->Unit(benchmark::kMillisecond)->UseManualTime();
+  const std::string n = "device/" + std::string(name(a)) + "/K:" + std::to_string(K) +
+                        "/W:" + std::to_string(default_width()) + "/pack:1";
+  benchmark::RegisterBenchmark(n.c_str(), device_draw, a, K)
+      ->Unit(benchmark::kMillisecond)
+      ->UseManualTime();
 }
 #endif
 
 void add(algorithm a, int K, int W, bool pack, const char* group) {
-  const std::string n = std::string(group) + "/" + std::string(name(a)) + "/K:" +
-                        std::to_string(K) + "/W:" + std::to_string(W) +
+  const std::string n = std::string(group) + "/" + std::string(name(a)) +
+                        "/K:" + std::to_string(K) + "/W:" + std::to_string(W) +
                         "/pack:" + std::to_string(pack);
   benchmark::RegisterBenchmark(n.c_str(), draw, a, K, W, pack, std::string(group) == "array")
       ->Unit(benchmark::kMillisecond)
@@ -259,7 +261,8 @@ void add(algorithm a, int K, int W, bool pack, const char* group) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (!bench::announce("butterfly-bench-draw", wiki, "native width " + std::to_string(default_width())))
+  if (!bench::announce("butterfly-bench-draw", wiki,
+                       "native width " + std::to_string(default_width())))
     return 1;
   const int native = default_width();
   const std::vector<int> grid_K{16, 48, 80, 112, 144, 176, 208, 240, 512, 1024};

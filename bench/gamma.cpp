@@ -9,13 +9,13 @@
 // Counter ns_per_variate (CPU time of the benchmark thread / variates drawn).
 #include <benchmark/benchmark.h>
 
+#include "butterfly/lda/gamma.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "butterfly/lda/gamma.hpp"
 
 namespace {
 
@@ -102,14 +102,16 @@ void gamma_variates(benchmark::State& state, impl which, bool theta) {
       } else if (which == impl::scalar) {
         for (int k = 0; k < K; ++k) out[k] = lda::gamma_variate(s.prior + n[k], key, index0 + k);
       } else {
-        for (int k = 0; k < K; ++k) out[k] = baseline_gamma_variate(s.prior + n[k], key, index0 + k);
+        for (int k = 0; k < K; ++k)
+          out[k] = baseline_gamma_variate(s.prior + n[k], key, index0 + k);
       }
       benchmark::DoNotOptimize(out.data());
       benchmark::ClobberMemory();
     }
   }
   state.counters["ns_per_variate"] = benchmark::Counter(
-      static_cast<double>(rows) * K * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+      static_cast<double>(rows) * K * 1e-9,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace
@@ -117,9 +119,12 @@ void gamma_variates(benchmark::State& state, impl which, bool theta) {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   for (bool theta : {true, false})
-    for (auto [which, label] : {std::pair{impl::baseline, "baseline"}, {impl::scalar, "scalar"}, {impl::row, "row"}}) {
-      const std::string n = std::string("gamma/") + (theta ? "theta" : "phi") + "/" + label + "/K:240";
-      benchmark::RegisterBenchmark(n.c_str(), gamma_variates, which, theta)->Unit(benchmark::kMicrosecond);
+    for (auto [which, label] :
+         {std::pair{impl::baseline, "baseline"}, {impl::scalar, "scalar"}, {impl::row, "row"}}) {
+      const std::string n =
+          std::string("gamma/") + (theta ? "theta" : "phi") + "/" + label + "/K:240";
+      benchmark::RegisterBenchmark(n.c_str(), gamma_variates, which, theta)
+          ->Unit(benchmark::kMicrosecond);
     }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

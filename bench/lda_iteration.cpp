@@ -76,8 +76,8 @@ struct fixture {
 fixture held;
 fixture& fixture_for(lda::sampler_options how, int K) {
   fixture& f = held;
-  if (!f.chain || f.how.method != how.method || f.how.width != how.width || f.how.estimator != how.estimator ||
-      f.how.start_topics != how.start_topics || f.K != K) {
+  if (!f.chain || f.how.method != how.method || f.how.width != how.width ||
+      f.how.estimator != how.estimator || f.how.start_topics != how.start_topics || f.K != K) {
     f.sampler.reset();  // before its chain
     f = fixture{};
     const auto& c = wiki();
@@ -104,8 +104,8 @@ void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std
     combine += sec.combine;
     rest += sec.rest;
   }
-  state.counters["copied_bytes_per_iter"] =
-      benchmark::Counter(static_cast<double>(f.sampler->copied_bytes() - copied), benchmark::Counter::kAvgIterations);
+  state.counters["copied_bytes_per_iter"] = benchmark::Counter(
+      static_cast<double>(f.sampler->copied_bytes() - copied), benchmark::Counter::kAvgIterations);
   const auto& c = wiki();
   state.SetLabel(label);
   state.counters["tokens_per_s"] =
@@ -123,7 +123,8 @@ void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std
     for (const auto& [n, s] : steps_before)
       if (n == name) before = s;
     if (seconds > before)  // ran in the timed iterations
-      state.counters["step " + name] = benchmark::Counter(seconds - before, benchmark::Counter::kAvgIterations);
+      state.counters["step " + name] =
+          benchmark::Counter(seconds - before, benchmark::Counter::kAvgIterations);
   }
 }
 
@@ -139,26 +140,30 @@ int main(int argc, char** argv) {
       const std::string n = "lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K);
       // Real time: on the openmp and kokkos backends the work runs on threads whose CPU time
       // the benchmark thread's clock does not see.
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{a}, K, std::string(name(a)))
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{a}, K,
+                                   std::string(name(a)))
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
   for (const lda::estimator e : {lda::estimator::sample, lda::estimator::mean})
     for (const int width : {4, 8, 16}) {
-      const std::string n = "lda_options/" + std::string(lda::estimator_name(e)) + "/W:" + std::to_string(width) +
-                            "/K:240";
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{algorithm::butterfly, width, e},
-                                   240, "butterfly")
+      const std::string n = "lda_options/" + std::string(lda::estimator_name(e)) +
+                            "/W:" + std::to_string(width) + "/K:240";
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration,
+                                   lda::sampler_options{algorithm::butterfly, width, e}, 240,
+                                   "butterfly")
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
   for (const int K : {240, 1000})
-    for (const lda::estimator e :
-         {lda::estimator::sample, lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh}) {
+    for (const lda::estimator e : {lda::estimator::sample, lda::estimator::mean,
+                                   lda::estimator::collapsed, lda::estimator::mh}) {
       lda::sampler_options how{algorithm::butterfly, 0, e};
       how.start_topics = lda::default_start_topics(wiki().M(), K);
-      const std::string n = "estimators/" + std::string(lda::estimator_name(e)) + "/K:" + std::to_string(K);
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K, std::string(lda::estimator_name(e)))
+      const std::string n =
+          "estimators/" + std::string(lda::estimator_name(e)) + "/K:" + std::to_string(K);
+      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K,
+                                   std::string(lda::estimator_name(e)))
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

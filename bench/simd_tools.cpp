@@ -23,22 +23,24 @@
 #if !defined(__AVX2__)
 // The comparison is of W = 8 lanes in one register; a portable (SSE2) build has none.
 int main() {
-  std::puts("butterfly-bench-simd-tools: not measured: the build's ISA has no AVX2 (8 float lanes per register)");
+  std::puts(
+      "butterfly-bench-simd-tools: not measured: the build's ISA has no AVX2 (8 float lanes per "
+      "register)");
   return 0;
 }
 #else
 #include <benchmark/benchmark.h>
 
+#include <experimental/simd>
+#include <hwy/highway.h>
+#include <xsimd/xsimd.hpp>
+
 #include <cstdint>
 #include <cstring>
-#include <experimental/simd>
 #include <iterator>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <hwy/highway.h>
-#include <xsimd/xsimd.hpp>
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"  // 32-byte vector arguments of inlined functions
@@ -47,7 +49,8 @@ int main() {
 namespace {
 
 constexpr int W = 8;
-constexpr int blocks = 512;  // 2 x 128 KiB of input: L2-resident, as phi rows of a hot vocabulary are
+constexpr int blocks =
+    512;  // 2 x 128 KiB of input: L2-resident, as phi rows of a hot vocabulary are
 
 struct inputs {
   std::vector<float> theta, phi;  // blocks x W x W
@@ -65,7 +68,8 @@ void arrays(inputs& in) {
   for (int b = 0; b < blocks; ++b) {
     float v[W][W];
     for (int i = 0; i < W; ++i)
-      for (int l = 0; l < W; ++l) v[i][l] = in.theta[(b * W + i) * W + l] * in.phi[(b * W + i) * W + l];
+      for (int l = 0; l < W; ++l)
+        v[i][l] = in.theta[(b * W + i) * W + l] * in.phi[(b * W + i) * W + l];
     for (int d = W / 2, n = W; d >= 1; d /= 2, n /= 2)
       for (int i = 0; i < n / 2; ++i) {
         float r[W];
@@ -128,14 +132,16 @@ inline void round_xsimd(xb* v, int n) {
   for (int i = 0; i < n / 2; ++i) {
     const xb a = v[i], b = v[i + n / 2];
     v[i] = xsimd::select(typename xsimd_masks<D>::keep_b(), b, a) +
-           xsimd::swizzle(xsimd::select(typename xsimd_masks<D>::keep_b(), a, b), typename xsimd_masks<D>::perm());
+           xsimd::swizzle(xsimd::select(typename xsimd_masks<D>::keep_b(), a, b),
+                          typename xsimd_masks<D>::perm());
   }
 }
 void xsimd_tool(inputs& in) {
   for (int b = 0; b < blocks; ++b) {
     xb v[W];
     for (int i = 0; i < W; ++i)
-      v[i] = xb::load_unaligned(&in.theta[(b * W + i) * W]) * xb::load_unaligned(&in.phi[(b * W + i) * W]);
+      v[i] = xb::load_unaligned(&in.theta[(b * W + i) * W]) *
+             xb::load_unaligned(&in.phi[(b * W + i) * W]);
     round_xsimd<4>(v, 8);
     round_xsimd<2>(v, 4);
     round_xsimd<1>(v, 2);
@@ -157,7 +163,8 @@ inline hv xor_hwy(hv x) {
 template <int D>
 inline void round_hwy(hv* v, int n) {
   const hn::RebindToSigned<hd> di;
-  const auto m = hn::RebindMask(hd(), hn::Ne(hn::And(hn::Iota(di, 0), hn::Set(di, D)), hn::Zero(di)));
+  const auto m =
+      hn::RebindMask(hd(), hn::Ne(hn::And(hn::Iota(di, 0), hn::Set(di, D)), hn::Zero(di)));
   for (int i = 0; i < n / 2; ++i) {
     const hv a = v[i], b = v[i + n / 2];
     v[i] = hn::Add(hn::IfThenElse(m, b, a), xor_hwy<D>(hn::IfThenElse(m, a, b)));
@@ -168,7 +175,8 @@ void highway(inputs& in) {
   for (int b = 0; b < blocks; ++b) {
     hv v[W];
     for (int i = 0; i < W; ++i)
-      v[i] = hn::Mul(hn::LoadU(d, &in.theta[(b * W + i) * W]), hn::LoadU(d, &in.phi[(b * W + i) * W]));
+      v[i] =
+          hn::Mul(hn::LoadU(d, &in.theta[(b * W + i) * W]), hn::LoadU(d, &in.phi[(b * W + i) * W]));
     round_hwy<4>(v, 8);
     round_hwy<2>(v, 4);
     round_hwy<1>(v, 2);
@@ -199,7 +207,8 @@ void std_simd(inputs& in) {
   for (int b = 0; b < blocks; ++b) {
     sv v[W];
     for (int i = 0; i < W; ++i)
-      v[i] = sv(&in.theta[(b * W + i) * W], stdx::element_aligned) * sv(&in.phi[(b * W + i) * W], stdx::element_aligned);
+      v[i] = sv(&in.theta[(b * W + i) * W], stdx::element_aligned) *
+             sv(&in.phi[(b * W + i) * W], stdx::element_aligned);
     round_stdx<4>(v, 8);
     round_stdx<2>(v, 4);
     round_stdx<1>(v, 2);
@@ -216,7 +225,8 @@ void run(benchmark::State& state, kernel k) {
     benchmark::DoNotOptimize(in.out.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * blocks);  // items = blocks
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          blocks);  // items = blocks
 }
 
 }  // namespace
@@ -225,7 +235,10 @@ int main(int argc, char** argv) {
   const struct {
     const char* name;
     kernel k;
-  } tools[] = {{"arrays", arrays}, {"vector_ext", vector_ext}, {"xsimd", xsimd_tool}, {"highway", highway},
+  } tools[] = {{"arrays", arrays},
+               {"vector_ext", vector_ext},
+               {"xsimd", xsimd_tool},
+               {"highway", highway},
                {"std_simd", std_simd}};
   // Only a tool whose sums equal the plain arrays' bit for bit is timed. One that differs is
   // named and left out: clang 14 with libstdc++ 12's std::experimental::simd at AVX-512
@@ -238,14 +251,18 @@ int main(int argc, char** argv) {
     inputs got;
     t.k(got);
     if (std::memcmp(got.out.data(), want.out.data(), want.out.size() * sizeof(float)) != 0) {
-      std::fprintf(stderr, "butterfly-bench-simd-tools: %s differs from the plain arrays: not timed\n", t.name);
+      std::fprintf(stderr,
+                   "butterfly-bench-simd-tools: %s differs from the plain arrays: not timed\n",
+                   t.name);
       continue;
     }
     ++equal;
-    benchmark::RegisterBenchmark((std::string("simd_tools/") + t.name).c_str(), run, t.k)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("simd_tools/") + t.name).c_str(), run, t.k)
+        ->Unit(benchmark::kMicrosecond);
   }
-  std::printf("butterfly-bench-simd-tools: %d of %zu tools equal the plain arrays bit for bit (%s)\n", equal,
-              std::size(tools), hwy::TargetName(HWY_STATIC_TARGET));
+  std::printf(
+      "butterfly-bench-simd-tools: %d of %zu tools equal the plain arrays bit for bit (%s)\n",
+      equal, std::size(tools), hwy::TargetName(HWY_STATIC_TARGET));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -44,7 +44,8 @@ __global__ void __launch_bounds__(block_threads)
     using draw_t = butterfly::warp_draw<warp, butterfly::algorithm::butterfly>;
     const int lane = static_cast<int>(threadIdx.x) % W;
     const warp sg{lane};
-    const std::int64_t warp_id = (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / W;
+    const std::int64_t warp_id =
+        (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / W;
     const std::int64_t warps = gridDim.x * static_cast<std::int64_t>(blockDim.x) / W;
     float* const own_scratch = scratch + warp_id * draw_t::scratch_floats(K);
     // The loop bounds are the same on every lane of a warp, so all W lanes call every
@@ -80,7 +81,8 @@ __global__ void __launch_bounds__(block_threads)
     using draw_t = butterfly::warp_draw<warp>;
     const int lane = static_cast<int>(threadIdx.x) % W;
     const warp sg{lane};
-    const std::int64_t warp_id = (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / W;
+    const std::int64_t warp_id =
+        (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / W;
     const std::int64_t warps = gridDim.x * static_cast<std::int64_t>(blockDim.x) / W;
     float* const own_scratch = scratch + warp_id * draw_t::scratch_floats(K);
     for (std::int64_t q = warp_id; q * W < R; q += warps) {
@@ -101,16 +103,18 @@ void launch_draw_topics(int warp_size, int blocks, int threads_per_block, const 
                         std::int32_t* z) {
 #if defined(__HIP__)
   if (warp_size == 64) {
-    draw_topics<64><<<blocks, threads_per_block>>>(theta, phi, K, offsets, M, words, seed, scratch, z);
+    draw_topics<64>
+        <<<blocks, threads_per_block>>>(theta, phi, K, offsets, M, words, seed, scratch, z);
     return;
   }
 #endif
   if (warp_size == 32)
-    draw_topics<32><<<blocks, threads_per_block>>>(theta, phi, K, offsets, M, words, seed, scratch, z);
+    draw_topics<32>
+        <<<blocks, threads_per_block>>>(theta, phi, K, offsets, M, words, seed, scratch, z);
 }
 
-void launch_draw_rows(int warp_size, int blocks, int threads_per_block, const float* weights,
-                      int K, std::int32_t R, const float* u, float* scratch, std::int32_t* out) {
+void launch_draw_rows(int warp_size, int blocks, int threads_per_block, const float* weights, int K,
+                      std::int32_t R, const float* u, float* scratch, std::int32_t* out) {
 #if defined(__HIP__)
   if (warp_size == 64) {
     draw_rows<64><<<blocks, threads_per_block>>>(weights, K, R, u, scratch, out);

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   const std::string reason = butterfly::backend_unavailable_reason();
   return butterfly::test::run_catch_session(
       argc, argv,
-      reason.empty() ? reason
-                     : "backend '" + std::string(butterfly::backend_name()) + "' cannot run here: " + reason);
+      reason.empty()
+          ? reason
+          : "backend '" + std::string(butterfly::backend_name()) + "' cannot run here: " + reason);
 }

@@ -40,9 +40,12 @@ int butterfly::test::run_catch_session_with_data(int argc, char** argv, const st
                                                  const std::string& backend_reason) {
   if (!backend_reason.empty() || std::filesystem::is_directory(data_dir))
     return run(argc, argv, backend_reason, {});
-  const std::string missing = "directory " + data_dir + " not found (../shared/data sits beside the repository)";
+  const std::string missing =
+      "directory " + data_dir + " not found (../shared/data sits beside the repository)";
   const char* require = std::getenv("BUTTERFLY_REQUIRE_SHARED_DATA");
   if (require != nullptr && *require != '\0' && std::string(require) != "0")
-    return run(argc, argv, {}, missing + ", and BUTTERFLY_REQUIRE_SHARED_DATA is set: this machine must have it");
-  return run(argc, argv, missing + " (set BUTTERFLY_REQUIRE_SHARED_DATA=1 to make this a failure)", {});
+    return run(argc, argv, {},
+               missing + ", and BUTTERFLY_REQUIRE_SHARED_DATA is set: this machine must have it");
+  return run(argc, argv, missing + " (set BUTTERFLY_REQUIRE_SHARED_DATA=1 to make this a failure)",
+             {});
 }

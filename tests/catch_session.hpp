@@ -8,7 +8,8 @@ namespace butterfly::test {
 
 // Runs the Catch2 session on the command line. A non-empty `skip_reason` means the tests
 // cannot run on this machine: unless the command line only lists tests (ctest discovery),
-// prints "SKIPPED: <skip_reason>" and returns 4, the SKIP_RETURN_CODE every test has; any failure returns 1.
+// prints "SKIPPED: <skip_reason>" and returns 4, the SKIP_RETURN_CODE every test has; any failure
+// returns 1.
 int run_catch_session(int argc, char** argv, const std::string& skip_reason = {});
 
 // For test programs that need a directory of ../shared/data (the real corpora beside the

@@ -25,8 +25,8 @@ model read_model(const std::string& dir) {
   m.phi = io::read_npy(dir + "/phi.npy");
   m.K = static_cast<int>(m.phi.cols);
   if (m.phi.rows != static_cast<std::int64_t>(m.vocab.size()))
-    throw io::input_error(dir + "/phi.npy: " + std::to_string(m.phi.rows) + " rows but vocab.txt has " +
-                          std::to_string(m.vocab.size()) + " words");
+    throw io::input_error(dir + "/phi.npy: " + std::to_string(m.phi.rows) +
+                          " rows but vocab.txt has " + std::to_string(m.vocab.size()) + " words");
   return m;
 }
 
@@ -34,7 +34,9 @@ model read_model(const std::string& dir) {
 
 int topics(const topics_args& a) {
   const model m = read_model(a.model);
-  print_topics(std::cout, top_words(m.phi.data, static_cast<std::int64_t>(m.vocab.size()), m.K, a.top_words), m.vocab);
+  print_topics(std::cout,
+               top_words(m.phi.data, static_cast<std::int64_t>(m.vocab.size()), m.K, a.top_words),
+               m.vocab);
   return 0;
 }
 
@@ -50,7 +52,8 @@ int infer(const infer_args& a) {
 
   const io::corpus c = load_corpus(src);
   std::unordered_map<std::string, std::int32_t> id;
-  for (std::size_t w = 0; w < m.vocab.size(); ++w) id.emplace(m.vocab[w], static_cast<std::int32_t>(w));
+  for (std::size_t w = 0; w < m.vocab.size(); ++w)
+    id.emplace(m.vocab[w], static_cast<std::int32_t>(w));
   lda::document_set docs;
   docs.vocab_size = static_cast<std::int64_t>(m.vocab.size());
   std::int64_t unknown = 0;
@@ -67,8 +70,11 @@ int infer(const infer_args& a) {
   fold.seed = a.seed;
   const auto theta = lda::infer_theta(docs.view(), m.phi.data, h, fold);
   io::write_npy(a.out, theta.data(), docs.view().num_docs(), m.K);
-  std::fprintf(stderr, "theta of %lld documents written to %s (%lld tokens with words unknown to the model skipped)\n",
-               static_cast<long long>(c.num_docs()), a.out.c_str(), static_cast<long long>(unknown));
+  std::fprintf(stderr,
+               "theta of %lld documents written to %s (%lld tokens with words unknown to the model "
+               "skipped)\n",
+               static_cast<long long>(c.num_docs()), a.out.c_str(),
+               static_cast<long long>(unknown));
   return 0;
 }
 

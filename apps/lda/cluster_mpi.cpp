@@ -25,19 +25,36 @@ struct session {
   }
 };
 
-template <class T> MPI_Datatype mpi_type();
-template <> MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
-template <> MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-template <> MPI_Datatype mpi_type<std::int32_t>() { return MPI_INT32_T; }
-template <> MPI_Datatype mpi_type<std::int64_t>() { return MPI_INT64_T; }
-template <> MPI_Datatype mpi_type<std::uint16_t>() { return MPI_UINT16_T; }
+template <class T>
+MPI_Datatype mpi_type();
+template <>
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
+template <>
+MPI_Datatype mpi_type<float>() {
+  return MPI_FLOAT;
+}
+template <>
+MPI_Datatype mpi_type<std::int32_t>() {
+  return MPI_INT32_T;
+}
+template <>
+MPI_Datatype mpi_type<std::int64_t>() {
+  return MPI_INT64_T;
+}
+template <>
+MPI_Datatype mpi_type<std::uint16_t>() {
+  return MPI_UINT16_T;
+}
 
 void check(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(rc, text, &length);
-  throw std::runtime_error(std::string(what) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+  throw std::runtime_error(std::string(what) +
+                           " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
 }  // namespace
@@ -57,8 +74,8 @@ void cluster::sum(std::int32_t* data, std::size_t n) const {
   // MPI counts are int: large arrays go in pieces.
   constexpr std::size_t piece = std::size_t{1} << 30;
   for (std::size_t i = 0; i < n; i += piece)
-    check(MPI_Allreduce(MPI_IN_PLACE, data + i, static_cast<int>(std::min(piece, n - i)), MPI_INT32_T,
-                        MPI_SUM, MPI_COMM_WORLD),
+    check(MPI_Allreduce(MPI_IN_PLACE, data + i, static_cast<int>(std::min(piece, n - i)),
+                        MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD),
           "MPI_Allreduce of the word-topic counts");
 }
 
@@ -66,7 +83,8 @@ template <class T>
 std::vector<T> cluster::gather(const std::vector<T>& local) const {
   const auto mine = static_cast<long long>(local.size());
   std::vector<long long> sizes(root() ? static_cast<std::size_t>(size_) : 0);
-  check(MPI_Gather(&mine, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Gather");
+  check(MPI_Gather(&mine, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD),
+        "MPI_Gather");
   std::vector<int> counts, displacements;
   long long total = 0;
   for (long long s : sizes) {

@@ -39,7 +39,8 @@ topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int 
   return lists.take();
 }
 
-void print_topics(std::ostream& out, const topic_words& top, const std::vector<std::string>& vocab) {
+void print_topics(std::ostream& out, const topic_words& top,
+                  const std::vector<std::string>& vocab) {
   const auto K = static_cast<int>(top.size());
   for (int k = 0; k < K; ++k) {
     out << "topic " << (k < 10 && K > 10 ? " " : "") << k << " ";
@@ -48,7 +49,8 @@ void print_topics(std::ostream& out, const topic_words& top, const std::vector<s
   }
 }
 
-void write_topics(const std::string& path, const topic_words& top, const std::vector<std::string>& vocab) {
+void write_topics(const std::string& path, const topic_words& top,
+                  const std::vector<std::string>& vocab) {
   const auto K = static_cast<int>(top.size());
   io::write_atomic(path, [&](std::ostream& out) {
     char buf[32];
@@ -105,7 +107,8 @@ nlohmann::json read_model_json(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte: 1-based position of the offending character.
     const auto before = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(before), '\n');
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(before), '\n');
     throw io::input_error(path + ":" + std::to_string(line) + ": not valid JSON: " + e.what());
   }
   if (!description.is_object())
@@ -113,10 +116,13 @@ nlohmann::json read_model_json(const std::string& path) {
   return description;
 }
 
-double number_field(const nlohmann::json& description, const std::string& path, const std::string& key) {
+double number_field(const nlohmann::json& description, const std::string& path,
+                    const std::string& key) {
   const auto it = description.find(key);
-  if (it == description.end()) throw io::input_error(path + ": no \"" + key + "\" field at the top level");
-  if (!it->is_number()) throw io::input_error(path + ": \"" + key + "\" is " + it->type_name() + ", not a number");
+  if (it == description.end())
+    throw io::input_error(path + ": no \"" + key + "\" field at the top level");
+  if (!it->is_number())
+    throw io::input_error(path + ": \"" + key + "\" is " + it->type_name() + ", not a number");
   return it->get<double>();
 }
 

@@ -2,13 +2,13 @@
 // metrics.jsonl. All are written with io::write_atomic.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "butterfly/lda/checkpoint.hpp"
 
@@ -38,7 +38,8 @@ topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int 
 void print_topics(std::ostream& out, const topic_words& top, const std::vector<std::string>& vocab);
 
 // topics.txt: "topic K: word p word p ..." per topic, probabilities %.6f.
-void write_topics(const std::string& path, const topic_words& top, const std::vector<std::string>& vocab);
+void write_topics(const std::string& path, const topic_words& top,
+                  const std::vector<std::string>& vocab);
 void write_vocab(const std::string& path, const std::vector<std::string>& vocab);
 std::vector<std::string> read_vocab(const std::string& path);
 // One JSON object per line and record: iteration, log_likelihood, heldout_perplexity (the
@@ -51,6 +52,7 @@ void write_model_json(const std::string& path, const nlohmann::ordered_json& des
 nlohmann::json read_model_json(const std::string& path);
 // The number `key` at the top level of model.json `description` (read from `path`), or
 // io::input_error naming the file and the key.
-double number_field(const nlohmann::json& description, const std::string& path, const std::string& key);
+double number_field(const nlohmann::json& description, const std::string& path,
+                    const std::string& key);
 
 }  // namespace butterfly::app

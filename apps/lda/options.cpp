@@ -22,8 +22,8 @@ CLI::Validator number_in(double min, double max, bool min_open = false) {
       [=, range = range.str()](std::string& text) {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
-        const bool ok = !text.empty() && *end == '\0' && std::isfinite(v) && (min_open ? v > min : v >= min) &&
-                        v <= max;
+        const bool ok = !text.empty() && *end == '\0' && std::isfinite(v) &&
+                        (min_open ? v > min : v >= min) && v <= max;
         return ok ? std::string() : "needs a number in " + range + ", got '" + text + "'";
       },
       "NUMBER in " + range.str());
@@ -71,98 +71,163 @@ class help_layout : public CLI::Formatter {
 void add_train_options(CLI::App& cmd, train_args& a) {
   cmd.footer("Writes DIR/phi.npy, theta.npy, topics.txt, vocab.txt, metrics.jsonl and model.json.");
   add_corpus_options(cmd, a.corpus, corpus_required::no);
-  cmd.add_option("--topics", a.run.hyper.num_topics, "number of topics")->type_name("K")->check(CLI::Range(1, 1 << 16))
+  cmd.add_option("--topics", a.run.hyper.num_topics, "number of topics")
+      ->type_name("K")
+      ->check(CLI::Range(1, 1 << 16))
       ->capture_default_str();
-  cmd.add_option("--alpha", a.run.hyper.alpha, "symmetric Dirichlet prior of each document's topic proportions theta")
-      ->type_name("A")->check(number_in(0, 1e6, true))->capture_default_str();
-  cmd.add_option("--beta", a.run.hyper.beta, "symmetric Dirichlet prior of each topic's word distribution phi")
-      ->type_name("B")->check(number_in(0, 1e6, true))->capture_default_str();
-  cmd.add_option("--iterations", a.run.iterations, "Gibbs iterations")->type_name("N")
-      ->check(CLI::Range(0u, 1u << 24))->capture_default_str();
-  cmd.add_option("--seed", a.run.seed, "random seed; the same seed gives the same model, bit for bit")
-      ->type_name("S")->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))->capture_default_str();
-  cmd.add_option("--algorithm", a.algorithm, "how the topic of every token is drawn")->type_name("NAME")
-      ->check(CLI::IsMember(algorithm_names()))->capture_default_str();
+  cmd.add_option("--alpha", a.run.hyper.alpha,
+                 "symmetric Dirichlet prior of each document's topic proportions theta")
+      ->type_name("A")
+      ->check(number_in(0, 1e6, true))
+      ->capture_default_str();
+  cmd.add_option("--beta", a.run.hyper.beta,
+                 "symmetric Dirichlet prior of each topic's word distribution phi")
+      ->type_name("B")
+      ->check(number_in(0, 1e6, true))
+      ->capture_default_str();
+  cmd.add_option("--iterations", a.run.iterations, "Gibbs iterations")
+      ->type_name("N")
+      ->check(CLI::Range(0u, 1u << 24))
+      ->capture_default_str();
+  cmd.add_option("--seed", a.run.seed,
+                 "random seed; the same seed gives the same model, bit for bit")
+      ->type_name("S")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))
+      ->capture_default_str();
+  cmd.add_option("--algorithm", a.algorithm, "how the topic of every token is drawn")
+      ->type_name("NAME")
+      ->check(CLI::IsMember(algorithm_names()))
+      ->capture_default_str();
   cmd.add_option("--width", a.run.width,
-                 "lanes per subgroup of the z draw (z depends on it: compare backends at equal width); 0 = the "
+                 "lanes per subgroup of the z draw (z depends on it: compare backends at equal "
+                 "width); 0 = the "
                  "backend's native width")
-      ->type_name("W")->check(CLI::IsMember(width_choices()))->capture_default_str();
-  cmd.add_option("--estimator", a.estimator,
-                 "collapsed = theta integrated out, each document's tokens drawn in order (partially "
-                 "collapsed Gibbs, O(K / 64 + the topics the document and the word share) per token; theta "
-                 "and phi the posterior means); "
-                 "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
-                 "and word (O(1) per token, slower mixing per iteration); mean = z drawn by --algorithm from "
-                 "the posterior means (cheaper iterations, but it can stop short of the best model); sample = "
-                 "theta and phi drawn from their Dirichlets (the paper's uncollapsed Gibbs sampler). --algorithm and --width apply to mean and sample")
-      ->type_name("NAME")->check(CLI::IsMember({"sample", "mean", "collapsed", "mh"}))->capture_default_str();
-  cmd.add_option("--burn-in", a.run.burn_in,
-                 "with --estimator collapsed or mh: the first N iterations draw z as --estimator mean does "
-                 "(the dense butterfly draw), the rest are its sweeps")
-      ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
-  cmd.add_option("--start-topics", a.run.start_topics,
-                 "iteration 0: each document's first S tokens get topics uniformly at random and every later "
-                 "token one of theirs, so a document starts with at most S topics; 0 = every token's topic "
-                 "uniform (default: 1 where the training documents are at least 128 per topic, 4 where at least 16, "
-                 "else 0)")
-      ->type_name("S")->check(CLI::Range(0u, 1u << 24));
-  CLI::Option* average = cmd.add_option(
-      "--average", a.run.average,
-      "with --estimator collapsed and no --burn-in: theta and phi are the posterior mean of the pooled topics "
-      "of the last iteration and N - 1 earlier ones spread over the run's last eighth (runs of at least 100 "
-      "iterations; shorter ones keep the last iteration's); 1 = the last iteration's alone (default: 4 where "
-      "it applies, else 1)")
-      ->type_name("N")->check(CLI::Range(1u, lda::max_average));
+      ->type_name("W")
+      ->check(CLI::IsMember(width_choices()))
+      ->capture_default_str();
+  cmd.add_option(
+         "--estimator", a.estimator,
+         "collapsed = theta integrated out, each document's tokens drawn in order (partially "
+         "collapsed Gibbs, O(K / 64 + the topics the document and the word share) per token; theta "
+         "and phi the posterior means); "
+         "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
+         "and word (O(1) per token, slower mixing per iteration); mean = z drawn by --algorithm "
+         "from "
+         "the posterior means (cheaper iterations, but it can stop short of the best model); "
+         "sample = "
+         "theta and phi drawn from their Dirichlets (the paper's uncollapsed Gibbs sampler). "
+         "--algorithm and --width apply to mean and sample")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh"}))
+      ->capture_default_str();
+  cmd.add_option(
+         "--burn-in", a.run.burn_in,
+         "with --estimator collapsed or mh: the first N iterations draw z as --estimator mean does "
+         "(the dense butterfly draw), the rest are its sweeps")
+      ->type_name("N")
+      ->check(CLI::Range(0u, 1u << 24))
+      ->capture_default_str();
+  cmd.add_option(
+         "--start-topics", a.run.start_topics,
+         "iteration 0: each document's first S tokens get topics uniformly at random and every "
+         "later "
+         "token one of theirs, so a document starts with at most S topics; 0 = every token's topic "
+         "uniform (default: 1 where the training documents are at least 128 per topic, 4 where at "
+         "least 16, "
+         "else 0)")
+      ->type_name("S")
+      ->check(CLI::Range(0u, 1u << 24));
+  CLI::Option* average = cmd.add_option("--average", a.run.average,
+                                        "with --estimator collapsed and no --burn-in: theta and "
+                                        "phi are the posterior mean of the pooled topics "
+                                        "of the last iteration and N - 1 earlier ones spread over "
+                                        "the run's last eighth (runs of at least 100 "
+                                        "iterations; shorter ones keep the last iteration's); 1 = "
+                                        "the last iteration's alone (default: 4 where "
+                                        "it applies, else 1)")
+                             ->type_name("N")
+                             ->check(CLI::Range(1u, lda::max_average));
   cmd.add_option("--eval-every", a.run.eval_every,
-                 "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = at the last only")
-      ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
+                 "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = "
+                 "at the last only")
+      ->type_name("N")
+      ->check(CLI::Range(0u, 1u << 24))
+      ->capture_default_str();
   cmd.add_option("--holdout", a.run.holdout,
-                 "hold out this fraction of the documents (seed-keyed) and report their document-completion "
+                 "hold out this fraction of the documents (seed-keyed) and report their "
+                 "document-completion "
                  "perplexity")
-      ->type_name("FRACTION")->check(number_in(0, 0.99))->capture_default_str();
-  cmd.add_option("--fold-in-sweeps", a.run.fold_in_sweeps, "Gibbs sweeps that estimate a held-out document's theta")
-      ->type_name("N")->check(CLI::Range(2, 100000))->capture_default_str();
-  cmd.add_option("--top-words", a.run.top_words, "words per topic in topics.txt and on the terminal")->type_name("N")
-      ->check(CLI::Range(1, 1000))->capture_default_str();
-  cmd.add_option("--out", a.out, "output directory (created if missing)")->type_name("DIR")->capture_default_str();
-  cmd.add_option("--checkpoint-every", a.run.checkpoint_every, "write DIR/checkpoint.bin every N iterations; 0 = never")
-      ->type_name("N")->check(CLI::Range(0u, 1u << 24))->capture_default_str();
+      ->type_name("FRACTION")
+      ->check(number_in(0, 0.99))
+      ->capture_default_str();
+  cmd.add_option("--fold-in-sweeps", a.run.fold_in_sweeps,
+                 "Gibbs sweeps that estimate a held-out document's theta")
+      ->type_name("N")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  cmd.add_option("--top-words", a.run.top_words,
+                 "words per topic in topics.txt and on the terminal")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd.add_option("--out", a.out, "output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  cmd.add_option("--checkpoint-every", a.run.checkpoint_every,
+                 "write DIR/checkpoint.bin every N iterations; 0 = never")
+      ->type_name("N")
+      ->check(CLI::Range(0u, 1u << 24))
+      ->capture_default_str();
   CLI::Option* quiet = cmd.add_flag("--quiet", a.quiet, "no progress output on stderr");
-  CLI::Option* resume = cmd.add_option("--resume", a.resume,
-                                       "continue the run whose checkpoint is in DIR, with its options (no others "
-                                       "allowed besides --quiet); the result is identical to an uninterrupted run")
-                            ->type_name("DIR");
+  CLI::Option* resume =
+      cmd.add_option("--resume", a.resume,
+                     "continue the run whose checkpoint is in DIR, with its options (no others "
+                     "allowed besides --quiet); the result is identical to an uninterrupted run")
+          ->type_name("DIR");
   // The run keeps the options its checkpoint stored.
   for (CLI::Option* o : options_of(cmd))
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
   cmd.callback([&a, average] {
     const lda::training_options& r = a.run;
-    if (r.average.value_or(1) > 1 && !lda::model_from_z(lda::parse_estimator(a.estimator), r.burn_in))
-      throw CLI::ValidationError(average->get_name(), "pools sweeps only with --estimator collapsed and no --burn-in, "
-                                                      "got --average " + std::to_string(*r.average) +
-                                                      " with --estimator " + a.estimator +
-                                                      (r.burn_in > 0 ? " --burn-in " + std::to_string(r.burn_in) : ""));
+    if (r.average.value_or(1) > 1 &&
+        !lda::model_from_z(lda::parse_estimator(a.estimator), r.burn_in))
+      throw CLI::ValidationError(
+          average->get_name(),
+          "pools sweeps only with --estimator collapsed and no --burn-in, "
+          "got --average " +
+              std::to_string(*r.average) + " with --estimator " + a.estimator +
+              (r.burn_in > 0 ? " --burn-in " + std::to_string(r.burn_in) : ""));
   });
 }
 
 void add_topics_options(CLI::App& cmd, topics_args& a) {
-  cmd.add_option("--model", a.model, "model directory written by butterfly-lda train")->type_name("DIR")
+  cmd.add_option("--model", a.model, "model directory written by butterfly-lda train")
+      ->type_name("DIR")
       ->required();
-  cmd.add_option("--top-words", a.top_words, "words per topic")->type_name("N")->check(CLI::Range(1, 1000))
+  cmd.add_option("--top-words", a.top_words, "words per topic")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000))
       ->capture_default_str();
 }
 
 void add_infer_options(CLI::App& cmd, infer_args& a) {
   cmd.footer("Words are matched to the model's vocabulary by spelling; unknown words are skipped.");
   add_corpus_options(cmd, a.corpus, corpus_required::yes);
-  cmd.add_option("--model", a.model, "model directory written by butterfly-lda train")->type_name("DIR")
+  cmd.add_option("--model", a.model, "model directory written by butterfly-lda train")
+      ->type_name("DIR")
       ->required();
-  cmd.add_option("--out", a.out, "where to write theta (documents x K float32 .npy)")->type_name("FILE")
+  cmd.add_option("--out", a.out, "where to write theta (documents x K float32 .npy)")
+      ->type_name("FILE")
       ->capture_default_str();
-  cmd.add_option("--sweeps", a.sweeps, "Gibbs sweeps of z and theta per document (the second half is averaged)")
-      ->type_name("N")->check(CLI::Range(2, 100000))->capture_default_str();
-  cmd.add_option("--seed", a.seed, "random seed")->type_name("S")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))->capture_default_str();
+  cmd.add_option("--sweeps", a.sweeps,
+                 "Gibbs sweeps of z and theta per document (the second half is averaged)")
+      ->type_name("N")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  cmd.add_option("--seed", a.seed, "random seed")
+      ->type_name("S")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{INT64_MAX}))
+      ->capture_default_str();
 }
 
 lda::training_options training_options_of(const train_args& a) {

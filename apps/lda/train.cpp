@@ -39,7 +39,8 @@ std::string hex(std::uint64_t x) {
 // the word-topic counts.
 class cluster_group final : public lda::process_group {
  public:
-  cluster_group(const cluster& c, std::function<void()> before_sum) : c_(c), before_sum_(std::move(before_sum)) {}
+  cluster_group(const cluster& c, std::function<void()> before_sum)
+      : c_(c), before_sum_(std::move(before_sum)) {}
   int rank() const override { return c_.rank(); }
   int size() const override { return c_.size(); }
   void sum(std::int32_t* data, std::size_t n) const override {
@@ -48,9 +49,15 @@ class cluster_group final : public lda::process_group {
   }
   std::vector<double> gather(const std::vector<double>& v) const override { return c_.gather(v); }
   std::vector<float> gather(const std::vector<float>& v) const override { return c_.gather(v); }
-  std::vector<std::int32_t> gather(const std::vector<std::int32_t>& v) const override { return c_.gather(v); }
-  std::vector<std::int64_t> gather(const std::vector<std::int64_t>& v) const override { return c_.gather(v); }
-  std::vector<std::uint16_t> gather(const std::vector<std::uint16_t>& v) const override { return c_.gather(v); }
+  std::vector<std::int32_t> gather(const std::vector<std::int32_t>& v) const override {
+    return c_.gather(v);
+  }
+  std::vector<std::int64_t> gather(const std::vector<std::int64_t>& v) const override {
+    return c_.gather(v);
+  }
+  std::vector<std::uint16_t> gather(const std::vector<std::uint16_t>& v) const override {
+    return c_.gather(v);
+  }
 
  private:
   const cluster& c_;
@@ -67,12 +74,15 @@ struct run_setup {
 };
 
 run_setup setup_of(const train_args& given) {
-  if (given.resume.empty()) return {training_options_of(given), corpus_source_from(given.corpus), given.out, {}};
+  if (given.resume.empty())
+    return {training_options_of(given), corpus_source_from(given.corpus), given.out, {}};
   const std::string path = given.resume + "/" + checkpoint_name;
   lda::checkpoint ck = lda::load_checkpoint(path);
   if (ck.corpus.path.empty())
-    throw io::input_error(path + ": checkpoint of documents given in memory (butterfly.LDA fitted on a matrix); "
-                                 "butterfly-lda continues runs on corpus files");
+    throw io::input_error(
+        path +
+        ": checkpoint of documents given in memory (butterfly.LDA fitted on a matrix); "
+        "butterfly-lda continues runs on corpus files");
   run_setup s{ck.options, ck.corpus, given.resume, std::nullopt};
   s.from = lda::resume_from{std::move(ck), path};
   return s;
@@ -94,12 +104,16 @@ class training_run {
     if (!resumed_ && world_.root()) {
       std::error_code ec;
       fs::create_directories(out_dir_, ec);
-      if (ec) throw std::runtime_error("cannot create output directory " + out_dir_ + ": " + ec.message());
+      if (ec)
+        throw std::runtime_error("cannot create output directory " + out_dir_ + ": " +
+                                 ec.message());
     }
     trainer_.set_corpus_file(std::move(setup.corpus));
     lda::training_events e;
     e.checkpoint_path = out_dir_ + "/" + checkpoint_name;
-    e.evaluated = [this](const std::vector<lda::metrics_record>& h) { write_metrics(out_dir_ + "/metrics.jsonl", h); };
+    e.evaluated = [this](const std::vector<lda::metrics_record>& h) {
+      write_metrics(out_dir_ + "/metrics.jsonl", h);
+    };
     e.after_iteration = hooks.after_iteration;
     e.mid_checkpoint = hooks.mid_checkpoint;
     e.after_checkpoint = hooks.after_checkpoint;
@@ -112,18 +126,20 @@ class training_run {
     const lda::documents& train = trainer_.training_documents();
     if (!quiet_)
       std::fprintf(stderr,
-                   "training %d topics on %" PRId64 " documents, %" PRId64 " tokens, %d words (%s, width %d, %s "
+                   "training %d topics on %" PRId64 " documents, %" PRId64
+                   " tokens, %d words (%s, width %d, %s "
                    "estimator, %s, state in %s memory%s)\n",
                    o.hyper.num_topics, train.num_docs(), train.num_tokens(), corpus_.vocab_size(),
                    std::string(name(o.method)).c_str(), o.width, lda::estimator_name(o.estimator),
-                   std::string(backend_name()).c_str(), trainer_.state_sampler().on_device() ? "device" : "host",
+                   std::string(backend_name()).c_str(),
+                   trainer_.state_sampler().on_device() ? "device" : "host",
                    trainer_.iteration() ? ", resumed" : "");
     progress bar(o.iterations, train.num_tokens(), !quiet_, world_.size());
     while (!trainer_.done()) {
       const lda::iteration_report r = trainer_.step();
       const lda::iteration_seconds& sec = r.seconds;
-      bar.report(r.iteration, sec.z_draw + sec.combine + sec.rest, sec.z_draw, sec.combine, r.log_likelihood,
-                 r.copied_bytes);
+      bar.report(r.iteration, sec.z_draw + sec.combine + sec.rest, sec.z_draw, sec.combine,
+                 r.log_likelihood, r.copied_bytes);
     }
     bar.finish();
   }
@@ -136,7 +152,8 @@ class training_run {
     print_topics(std::cout, top, corpus_.vocab);
     const auto& history = trainer_.history();
     if (!history.empty()) {
-      std::printf("log-likelihood after %u iterations: %.6e\n", trainer_.iteration(), history.back().log_likelihood);
+      std::printf("log-likelihood after %u iterations: %.6e\n", trainer_.iteration(),
+                  history.back().log_likelihood);
       if (trainer_.options().holdout > 0)
         std::printf("held-out perplexity (document completion, %" PRId64 " documents): %.2f\n",
                     trainer_.heldout_documents(), history.back().perplexity);
@@ -154,10 +171,11 @@ class training_run {
     const lda::documents& train = trainer_.training_documents();
     io::write_npy(out_dir_ + "/theta.npy", train.num_docs(), K, theta);
     top_words_of_rows top(K, all_.vocab_size, o.top_words);
-    io::write_npy(out_dir_ + "/phi.npy", all_.vocab_size, K, [&](std::int64_t first, std::int64_t count, float* out) {
-      phi(first, count, out);
-      for (std::int64_t w = 0; w < count; ++w) top.add(first + w, out + w * K);
-    });
+    io::write_npy(out_dir_ + "/phi.npy", all_.vocab_size, K,
+                  [&](std::int64_t first, std::int64_t count, float* out) {
+                    phi(first, count, out);
+                    for (std::int64_t w = 0; w < count; ++w) top.add(first + w, out + w * K);
+                  });
     const topic_words lists = top.take();
     write_topics(out_dir_ + "/topics.txt", lists, c.vocab);
     write_vocab(out_dir_ + "/vocab.txt", c.vocab);
@@ -169,10 +187,12 @@ class training_run {
     d["algorithm"] = std::string(name(o.method));
     d["width"] = o.width;
     d["estimator"] = lda::estimator_name(o.estimator);
-    if (o.estimator == lda::estimator::collapsed || o.estimator == lda::estimator::mh) d["burn_in"] = o.burn_in;
+    if (o.estimator == lda::estimator::collapsed || o.estimator == lda::estimator::mh)
+      d["burn_in"] = o.burn_in;
     d["start_topics"] = *o.start_topics;  // the one given, or the corpus's default
     d["average"] = *o.average;            // the one given, or the estimator's default
-    d["pooled_iterations"] = lda::pooled_sweeps(trainer_.markov_chain().options());  // besides the last
+    d["pooled_iterations"] =
+        lda::pooled_sweeps(trainer_.markov_chain().options());  // besides the last
     d["topics"] = K;
     d["alpha"] = o.hyper.alpha;
     d["beta"] = o.hyper.beta;

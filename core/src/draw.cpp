@@ -20,7 +20,9 @@ namespace {
 class host_memory_space final : public memory_space {
  public:
   memory where() const override { return memory::host; }
-  void* allocate(const executor&, std::size_t bytes) const override { return ::operator new(bytes); }
+  void* allocate(const executor&, std::size_t bytes) const override {
+    return ::operator new(bytes);
+  }
   void release(const executor&, void* p) const noexcept override { ::operator delete(p); }
   void copy_to_device(void* dst, const void* src, std::size_t bytes, void*) const override {
     std::memcpy(dst, src, bytes);
@@ -94,9 +96,16 @@ topics_call prepare(const executor& e, const char* fn, const topics_args& a,
   auto plan = o.pack_warps && s.N > 0 ? cached_warp_plan(a.doc_offsets, width,
                                                          lane_dependent(o.method), o.first_document)
                                       : nullptr;
-  const product_form src{nullptr, nullptr, nullptr, nullptr, s.M, s.N, s.K,
+  const product_form src{nullptr,
+                         nullptr,
+                         nullptr,
+                         nullptr,
+                         s.M,
+                         s.N,
+                         s.K,
                          packed_slots{nullptr, nullptr, nullptr, 0},
-                         lane_of(static_cast<std::uint64_t>(o.first_document), width), s.V};
+                         lane_of(static_cast<std::uint64_t>(o.first_document), width),
+                         s.V};
   return {src, std::move(plan), width};
 }
 
@@ -170,8 +179,8 @@ struct readable {
 
 }  // namespace
 
-void draw_in_place(const executor& e, const char* fn, const topics_args& k,
-                   const draw_options& o, void* stream) {
+void draw_in_place(const executor& e, const char* fn, const topics_args& k, const draw_options& o,
+                   void* stream) {
   const readable<float> theta(e, k.theta, o.validate, stream), phi(e, k.phi, o.validate, stream);
   const readable<std::int64_t> offsets(e, k.doc_offsets, true, stream);
   const readable<std::int32_t> words(e, k.words, true, stream);
@@ -205,7 +214,9 @@ void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out
 }
 
 std::string_view backend_name() { return detail::configured_executor().name(); }
-std::string backend_unavailable_reason() { return detail::configured_executor().unavailable_reason(); }
+std::string backend_unavailable_reason() {
+  return detail::configured_executor().unavailable_reason();
+}
 int default_width() { return detail::configured_executor().default_width(); }
 std::vector<int> supported_widths() { return detail::configured_executor().widths(); }
 

@@ -1,7 +1,5 @@
 #include "butterfly/detail/host_parallel.hpp"
 
-#include "butterfly/detail/executor.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -9,6 +7,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "butterfly/detail/executor.hpp"
 
 namespace butterfly::detail {
 namespace {
@@ -61,7 +61,9 @@ void host_parallel_for(std::int64_t n, std::int64_t chunk, const chunk_body& bod
   configured_executor().for_each(n, chunk, body);
 }
 
-int host_threads() { return device_backend() ? device_backend_host_threads() : configured_executor().threads(); }
+int host_threads() {
+  return device_backend() ? device_backend_host_threads() : configured_executor().threads();
+}
 
 chunked_loop::chunked_loop(std::int64_t n, std::int64_t chunk, const chunk_body& body)
     : n_(n), chunk_(chunk), chunks_(0), body_(body), failed_(0) {

@@ -1,9 +1,9 @@
 #include "butterfly/detail/warp_plan.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 #include "butterfly/detail/sources.hpp"
-#include <mutex>
 
 namespace butterfly::detail {
 
@@ -15,7 +15,8 @@ warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, int W, bool keep_
   // With keep_lanes, class c holds the segments of documents m with (first_document + m)
   // mod W = c and lane c of every warp draws from it; otherwise one class feeds all W lanes.
   const int classes = keep_lanes ? W : 1;
-  const std::int64_t shift = keep_lanes ? lane_of(static_cast<std::uint64_t>(first_document), W) : 0;
+  const std::int64_t shift =
+      keep_lanes ? lane_of(static_cast<std::uint64_t>(first_document), W) : 0;
   std::vector<std::vector<segment>> lane_class(static_cast<std::size_t>(classes));
   const std::int64_t M = static_cast<std::int64_t>(doc_offsets.size()) - 1;
   for (std::int64_t m = 0; m < M; ++m) {
@@ -68,14 +69,13 @@ constexpr std::size_t cache_entries = 4;
 }  // namespace
 
 std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets, int W,
-                                                 bool keep_lanes, std::int64_t first_document) {
+                                                  bool keep_lanes, std::int64_t first_document) {
   const int first_lane = keep_lanes ? lane_of(static_cast<std::uint64_t>(first_document), W) : 0;
   static std::mutex mutex;
   static std::vector<cached_plan> cache;  // most recently used first
   std::lock_guard<std::mutex> lock(mutex);
   for (std::size_t i = 0; i < cache.size(); ++i)
-    if (cache[i].W == W && cache[i].keep_lanes == keep_lanes &&
-        cache[i].first_lane == first_lane &&
+    if (cache[i].W == W && cache[i].keep_lanes == keep_lanes && cache[i].first_lane == first_lane &&
         std::equal(doc_offsets.begin(), doc_offsets.end(), cache[i].offsets.begin(),
                    cache[i].offsets.end())) {
       std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "butterfly/detail/checks.hpp"
-#include "butterfly/lda/sampler.hpp"
 #include "butterfly/lda/run_steps.hpp"
+#include "butterfly/lda/sampler.hpp"
 
 namespace butterfly::lda {
 
@@ -37,12 +37,14 @@ shard shard_of(const documents& docs, int parts, int part) {
     std::int64_t lo = 0, hi = blocks;  // first block boundary b with offset >= target
     while (lo < hi) {
       const std::int64_t mid = (lo + hi) / 2;
-      if (static_cast<double>(docs.doc_offsets[std::min(mid * likelihood_block, M)]) < target) lo = mid + 1;
+      if (static_cast<double>(docs.doc_offsets[std::min(mid * likelihood_block, M)]) < target)
+        lo = mid + 1;
       else hi = mid;
     }
     std::int64_t b = lo;
-    if (b > 0 && target - static_cast<double>(docs.doc_offsets[std::min((b - 1) * likelihood_block, M)]) <
-                     static_cast<double>(docs.doc_offsets[std::min(b * likelihood_block, M)]) - target)
+    if (b > 0 &&
+        target - static_cast<double>(docs.doc_offsets[std::min((b - 1) * likelihood_block, M)]) <
+            static_cast<double>(docs.doc_offsets[std::min(b * likelihood_block, M)]) - target)
       --b;
     return std::min(b * likelihood_block, M);
   };
@@ -59,7 +61,8 @@ estimator parse_estimator(const std::string& name) {
   if (name == "mean") return estimator::mean;
   if (name == "collapsed") return estimator::collapsed;
   if (name == "mh") return estimator::mh;
-  throw std::invalid_argument("estimator must be sample, mean, collapsed or mh, got '" + name + "'");
+  throw std::invalid_argument("estimator must be sample, mean, collapsed or mh, got '" + name +
+                              "'");
 }
 
 const char* estimator_name(estimator e) {
@@ -77,9 +80,13 @@ std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
   return num_docs >= 128 * K ? 1 : num_docs >= 16 * K ? 4 : 0;
 }
 
-bool model_from_z(estimator e, std::uint32_t burn_in) { return e == estimator::collapsed && burn_in == 0; }
+bool model_from_z(estimator e, std::uint32_t burn_in) {
+  return e == estimator::collapsed && burn_in == 0;
+}
 
-std::uint32_t default_average(estimator e, std::uint32_t burn_in) { return model_from_z(e, burn_in) ? 4 : 1; }
+std::uint32_t default_average(estimator e, std::uint32_t burn_in) {
+  return model_from_z(e, burn_in) ? 4 : 1;
+}
 
 std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how) {
   const std::uint32_t n = how.iterations;
@@ -97,10 +104,12 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
              count_combiner combine)
     : docs_(docs), h_(h), seed_(seed), how_(how), part_(part), combine_(std::move(combine)) {
   check(h_);
-  if (how_.average > max_average || (how_.average > 1 && !model_from_z(how_.estimator, how_.burn_in)))
-    throw std::invalid_argument("sampler_options::average must be 1 unless the estimator is collapsed without a "
-                                "burn-in, and at most " + std::to_string(max_average) + "; got " +
-                                std::to_string(how_.average));
+  if (how_.average > max_average ||
+      (how_.average > 1 && !model_from_z(how_.estimator, how_.burn_in)))
+    throw std::invalid_argument(
+        "sampler_options::average must be 1 unless the estimator is collapsed without a "
+        "burn-in, and at most " +
+        std::to_string(max_average) + "; got " + std::to_string(how_.average));
   // The draw checks the width on its first call; checked here too, so a bad width fails
   // before any work rather than after the initial state.
   detail::resolve_width("lda::chain", how_.width, default_width(), supported_widths());
@@ -116,7 +125,8 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
   x.words = {docs_.words.data() + part_.first_token, static_cast<std::size_t>(N)};
   x.doc_offsets.resize(static_cast<std::size_t>(part_.num_docs() + 1));
   for (std::int64_t m = 0; m <= part_.num_docs(); ++m)
-    x.doc_offsets[m] = docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
+    x.doc_offsets[m] =
+        docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
   x.word_offsets.assign(static_cast<std::size_t>(V + 1), 0);
   for (const std::int32_t w : x.words) {
     if (w < 0 || w >= V)
@@ -139,10 +149,13 @@ iteration_seconds chain::iterate(state& s) const {
   return sec;
 }
 
-double chain::log_likelihood(const state& s) const { return ordered_sum(log_likelihood_partials(s)); }
+double chain::log_likelihood(const state& s) const {
+  return ordered_sum(log_likelihood_partials(s));
+}
 
 std::vector<double> chain::log_likelihood_partials(const state& s) const {
-  std::vector<double> partial(static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
+  std::vector<double> partial(
+      static_cast<std::size_t>((part_.num_docs() + likelihood_block - 1) / likelihood_block));
   steps::likelihood_blocks step{};
   step.offsets = index_.doc_offsets.data();
   step.words = index_.words.data();
@@ -152,7 +165,8 @@ std::vector<double> chain::log_likelihood_partials(const state& s) const {
   step.docs = part_.num_docs();
   step.block = likelihood_block;
   step.partial = partial.data();
-  steps::run_on_host(detail::configured_executor(), step, static_cast<std::int64_t>(partial.size()));
+  steps::run_on_host(detail::configured_executor(), step,
+                     static_cast<std::int64_t>(partial.size()));
   return partial;
 }
 

@@ -64,7 +64,8 @@ class decoder {
     const auto n = pod<std::uint64_t>();
     if (n > static_cast<std::uint64_t>(end_ - p_) / sizeof(T)) truncated();
     std::vector<T> v(static_cast<std::size_t>(n));
-    if (n > 0) std::memcpy(v.data(), p_, v.size() * sizeof(T));  // an empty vector's data() may be null
+    if (n > 0)
+      std::memcpy(v.data(), p_, v.size() * sizeof(T));  // an empty vector's data() may be null
     p_ += v.size() * sizeof(T);
     return v;
   }
@@ -155,7 +156,8 @@ training_options decode_options(decoder& d) {
 
 }  // namespace
 
-void save_checkpoint(const std::string& path, const checkpoint& c, const std::function<void()>& halfway) {
+void save_checkpoint(const std::string& path, const checkpoint& c,
+                     const std::function<void()>& halfway) {
   encoder e;
   e.bytes.assign(magic, magic + sizeof magic);
   encode(e, c.options);
@@ -172,29 +174,35 @@ void save_checkpoint(const std::string& path, const checkpoint& c, const std::fu
   e.array(c.s.kept);
   e.array(c.history);
   e.pod(crc(e.bytes.data(), e.bytes.size()));
-  io::write_atomic(path, [&](std::ostream& out) {
-    const auto half = static_cast<std::streamsize>(e.bytes.size() / 2);
-    out.write(e.bytes.data(), half);
-    if (halfway) {
-      out.flush();
-      halfway();
-    }
-    out.write(e.bytes.data() + half, static_cast<std::streamsize>(e.bytes.size()) - half);
-  }, io::survives::power_loss);
+  io::write_atomic(
+      path,
+      [&](std::ostream& out) {
+        const auto half = static_cast<std::streamsize>(e.bytes.size() / 2);
+        out.write(e.bytes.data(), half);
+        if (halfway) {
+          out.flush();
+          halfway();
+        }
+        out.write(e.bytes.data() + half, static_cast<std::streamsize>(e.bytes.size()) - half);
+      },
+      io::survives::power_loss);
 }
 
 checkpoint load_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::input_error(path + ": cannot open checkpoint: " + std::strerror(errno));
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
   if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), magic, version_byte) != 0)
     throw io::input_error(path + ": not a butterfly checkpoint (bad magic bytes)");
   if (bytes[version_byte] == '1' || bytes[version_byte] == '2')
-    throw io::input_error(path + ": checkpoint format " + bytes[version_byte] +
-                          " (it stored the command line's options) cannot be resumed by this version; start the "
-                          "run again");
+    throw io::input_error(
+        path + ": checkpoint format " + bytes[version_byte] +
+        " (it stored the command line's options) cannot be resumed by this version; start the "
+        "run again");
   if (bytes[version_byte] != magic[version_byte])
-    throw io::input_error(path + ": checkpoint format " + bytes[version_byte] + " is not one this version reads");
+    throw io::input_error(path + ": checkpoint format " + bytes[version_byte] +
+                          " is not one this version reads");
   if (bytes.size() < sizeof magic + 8) throw io::input_error(path + ": checkpoint is truncated");
   const std::size_t body = bytes.size() - 8;
   std::uint64_t stored;

@@ -19,8 +19,9 @@ namespace {
 // The bits do not depend on it: documents are independent within a sweep.
 std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
   const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::set_words(K) * 8;
-  const std::int64_t n =
-      b.kernel_memory() == detail::memory::device ? (std::int64_t{1} << 30) / slot_bytes : 256 * std::int64_t{b.threads()};
+  const std::int64_t n = b.kernel_memory() == detail::memory::device
+                             ? (std::int64_t{1} << 30) / slot_bytes
+                             : 256 * std::int64_t{b.threads()};
   return std::max<std::int64_t>(1, std::min(n, docs));
 }
 
@@ -98,7 +99,8 @@ collapsed_unit::collapsed_unit(const context& x)
       doc_bits_(executor(), size_of(slots_ * steps::set_words(a_.K))),
       likelihood_counts_(executor(), a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * a_.K)),
       likelihood_rows_(executor(), likelihood_counts_.size()),
-      likelihood_bits_(executor(), a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * steps::set_words(a_.K))),
+      likelihood_bits_(executor(),
+                       a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * steps::set_words(a_.K))),
       word_gaps_(executor(), a_.holds ? 0 : size_of(c_.docs().vocab_size)) {}
 
 void collapsed_unit::make_tables() {
@@ -148,7 +150,8 @@ void collapsed_unit::sweep(std::uint32_t i) {
   s.picks = picks_.data();
   s.weights = weights_.data();
   const std::int64_t M = c_.part().num_docs();
-  for (s.first_doc = 0; s.first_doc < M; s.first_doc += slots_) run(s, std::min(slots_, M - s.first_doc));
+  for (s.first_doc = 0; s.first_doc < M; s.first_doc += slots_)
+    run(s, std::min(slots_, M - s.first_doc));
 }
 
 // Where the sampler holds neither theta nor phi, the tables they are made from; phi from
@@ -156,7 +159,8 @@ void collapsed_unit::sweep(std::uint32_t i) {
 void collapsed_unit::posterior_means() {
   if (!a_.holds) return make_tables();
   if (a_.n_wk.size() != 0) return mean_unit::posterior_means();
-  run(steps::posterior_mean_rows{c_.hyper().alpha, a_.n_mk.data(), a_.K, a_.theta.data()}, c_.part().num_docs());
+  run(steps::posterior_mean_rows{c_.hyper().alpha, a_.n_mk.data(), a_.K, a_.theta.data()},
+      c_.part().num_docs());
   make_tables();
   run(word_rows(0, a_.phi.data()), c_.docs().vocab_size);
 }

@@ -40,7 +40,9 @@ namespace {
 
 // Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
 // come from z in one process (word_buckets); with a count combiner, the combined counts.
-bool dense_word_counts(const chain& c) { return c.options().estimator != estimator::collapsed || c.combiner(); }
+bool dense_word_counts(const chain& c) {
+  return c.options().estimator != estimator::collapsed || c.combiner();
+}
 
 }  // namespace
 
@@ -78,7 +80,9 @@ steps::topic_counts chain_arrays::word_rows(std::int32_t* counts) const {
   return s;
 }
 
-void estimator_unit::sweep(std::uint32_t) { throw std::logic_error("lda::sampler: this estimator does not sweep"); }
+void estimator_unit::sweep(std::uint32_t) {
+  throw std::logic_error("lda::sampler: this estimator does not sweep");
+}
 
 void estimator_unit::phi_rows(std::int64_t, std::int64_t, float*) {
   throw std::logic_error("lda::sampler: this estimator holds phi");
@@ -90,7 +94,9 @@ void estimator_unit::likelihood_from_z(steps::likelihood_blocks&) {
 
 double estimator_unit::count(bool documents, std::int32_t* listed) {
   const chain::shard_index& x = c_.index();
-  if (documents) steps_.count_topics(a_.document_rows(a_.n_mk.data()), x.doc_offsets.data(), c_.part().num_docs());
+  if (documents)
+    steps_.count_topics(a_.document_rows(a_.n_mk.data()), x.doc_offsets.data(),
+                        c_.part().num_docs());
   if (a_.n_wk.size() != 0) {
     steps::topic_counts words = a_.word_rows(a_.n_wk.data());
     words.listed = listed;

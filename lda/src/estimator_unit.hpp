@@ -14,9 +14,9 @@
 #include <memory>
 
 #include "butterfly/detail/executor.hpp"
-#include "state_array.hpp"
 #include "butterfly/lda/chain.hpp"
 #include "butterfly/lda/steps.hpp"
+#include "state_array.hpp"
 
 namespace butterfly::lda {
 
@@ -38,7 +38,8 @@ class step_runner {
   // with an integer atomic add (count_steps.hpp), the same integers, so that no thread walks
   // a long row alone. s for `rows` rows, whose offsets on the host start at host_offsets
   // (rows + 1 of them); s for its chunks.
-  void count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets, std::int64_t rows) const;
+  void count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets,
+                    std::int64_t rows) const;
   void count_topics(const steps::token_partials& s) const;
   const detail::executor& executor() const { return b_; }
 
@@ -67,7 +68,7 @@ struct chain_arrays {
   // come from z: word_buckets; with a count combiner, the combined counts).
   state_array<std::int32_t> n_mk, n_wk;
   int K;
-  std::int64_t chunks;                 // word chunks of the column partials (steps::word_chunk)
+  std::int64_t chunks;        // word chunks of the column partials (steps::word_chunk)
   state_array<double> scale;  // per topic: 1 / (n_k + V beta), or 1 / phi's column sum
 
   // steps::topic_counts of z into `counts`: the shard's documents' rows (n_mk) or its words'

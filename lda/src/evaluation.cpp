@@ -7,9 +7,9 @@
 #include <string>
 
 #include "butterfly/detail/host_parallel.hpp"
-#include "butterfly/lda/streams.hpp"
 #include "butterfly/lda/gamma.hpp"
 #include "butterfly/lda/steps.hpp"
+#include "butterfly/lda/streams.hpp"
 
 namespace butterfly::lda {
 namespace {
@@ -26,7 +26,8 @@ void append(document_set& d, const documents& all, std::int64_t m) {
 
 holdout_split split_holdout(const documents& all, double fraction, std::uint64_t seed) {
   if (!(fraction >= 0.0 && fraction < 1.0))
-    throw std::invalid_argument("holdout fraction must be in [0, 1), got " + std::to_string(fraction));
+    throw std::invalid_argument("holdout fraction must be in [0, 1), got " +
+                                std::to_string(fraction));
   const std::int64_t M = all.num_docs();
   const auto held = static_cast<std::int64_t>(std::llround(fraction * static_cast<double>(M)));
   std::vector<std::uint64_t> key(static_cast<std::size_t>(M));
@@ -78,8 +79,8 @@ void estimate_theta(const std::int32_t* words, std::int64_t length, const float*
       const auto r = rng::bits(o.seed, iteration, lda::streams::fold_in, base | std::uint64_t(j));
       const double target = rng::u01(r[0], r[1]) * sum;
       // Floored theta and phi make every product positive, so the draw is always some k.
-      const int k = static_cast<int>(std::upper_bound(cumulative.begin(), cumulative.end(), target) -
-                                     cumulative.begin());
+      const int k = static_cast<int>(
+          std::upper_bound(cumulative.begin(), cumulative.end(), target) - cumulative.begin());
       ++n[std::min(k, K - 1)];
     }
     if (sweep >= first_kept) {
@@ -120,26 +121,28 @@ perplexity_partials completion_partials(const documents& test, std::int64_t firs
   perplexity_partials p;
   p.log_likelihood.assign(static_cast<std::size_t>(end_block - first_block), 0.0);
   p.scored_tokens.assign(static_cast<std::size_t>(end_block - first_block), 0);
-  detail::host_parallel_for(end_doc - first_doc, completion_block, [&](std::int64_t b, std::int64_t e) {
-    std::vector<std::int32_t> observed;
-    std::vector<float> theta(static_cast<std::size_t>(K));
-    double ll = 0.0;
-    std::int64_t scored = 0;
-    for (std::int64_t m = first_doc + b; m < first_doc + e; ++m) {
-      const std::int64_t begin = test.doc_offsets[m], end = test.doc_offsets[m + 1];
-      if (end - begin < 2) continue;  // nothing to observe or nothing to score
-      observed.clear();
-      for (std::int64_t t = begin; t < end; t += 2) observed.push_back(test.words[t]);
-      estimate_theta(observed.data(), static_cast<std::int64_t>(observed.size()), phi.data(), h, o,
-                     static_cast<std::uint64_t>(m), theta.data());
-      for (std::int64_t t = begin + 1; t < end; t += 2) {
-        ll += portable::log(dot(theta.data(), &phi[static_cast<std::size_t>(test.words[t]) * K], K));
-        ++scored;
-      }
-    }
-    p.log_likelihood[static_cast<std::size_t>(b / completion_block)] = ll;
-    p.scored_tokens[static_cast<std::size_t>(b / completion_block)] = scored;
-  });
+  detail::host_parallel_for(
+      end_doc - first_doc, completion_block, [&](std::int64_t b, std::int64_t e) {
+        std::vector<std::int32_t> observed;
+        std::vector<float> theta(static_cast<std::size_t>(K));
+        double ll = 0.0;
+        std::int64_t scored = 0;
+        for (std::int64_t m = first_doc + b; m < first_doc + e; ++m) {
+          const std::int64_t begin = test.doc_offsets[m], end = test.doc_offsets[m + 1];
+          if (end - begin < 2) continue;  // nothing to observe or nothing to score
+          observed.clear();
+          for (std::int64_t t = begin; t < end; t += 2) observed.push_back(test.words[t]);
+          estimate_theta(observed.data(), static_cast<std::int64_t>(observed.size()), phi.data(), h,
+                         o, static_cast<std::uint64_t>(m), theta.data());
+          for (std::int64_t t = begin + 1; t < end; t += 2) {
+            ll += portable::log(
+                dot(theta.data(), &phi[static_cast<std::size_t>(test.words[t]) * K], K));
+            ++scored;
+          }
+        }
+        p.log_likelihood[static_cast<std::size_t>(b / completion_block)] = ll;
+        p.scored_tokens[static_cast<std::size_t>(b / completion_block)] = scored;
+      });
   return p;
 }
 

@@ -12,7 +12,8 @@ double mean_unit::estimate(std::uint32_t i) {
   const int K = a_.K;
   const std::int64_t V = c_.docs().vocab_size;
   if (c_.combiner()) {
-    run(steps::column_partials<std::int32_t, std::int64_t>{a_.n_wk.data(), V, K, count_partial_.data()},
+    run(steps::column_partials<std::int32_t, std::int64_t>{a_.n_wk.data(), V, K,
+                                                           count_partial_.data()},
         a_.chunks * K);
   } else {
     steps::token_partials partials{};
@@ -45,7 +46,8 @@ bool mean_unit::refresh_model() {
 
 void mean_unit::posterior_means() {
   const int K = a_.K;
-  run(steps::posterior_mean_rows{c_.hyper().alpha, a_.n_mk.data(), K, a_.theta.data()}, c_.part().num_docs());
+  run(steps::posterior_mean_rows{c_.hyper().alpha, a_.n_mk.data(), K, a_.theta.data()},
+      c_.part().num_docs());
   steps::posterior_mean_entries phi{};
   phi.counts = a_.n_wk.data();
   phi.scale = a_.scale.data();

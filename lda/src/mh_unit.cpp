@@ -31,7 +31,9 @@ class mh_unit final : public mean_unit {
   bool sweeping() const override { return true; }
 
   void sweep(std::uint32_t i) override {
-    if (!lists_valid_) run(steps::word_topics{list_offsets_.data(), a_.n_wk.data(), a_.K, lists_.data()}, c_.docs().vocab_size);
+    if (!lists_valid_)
+      run(steps::word_topics{list_offsets_.data(), a_.n_wk.data(), a_.K, lists_.data()},
+          c_.docs().vocab_size);
     lists_valid_ = true;
     const hyperparameters& h = c_.hyper();
     steps::mh_documents s{};
@@ -71,8 +73,8 @@ class mh_unit final : public mean_unit {
   std::vector<std::int64_t> list_places_;
   detail::mirror<const std::int64_t> list_offsets_;
   state_array<std::int32_t> lists_;  // the words' lists (word_topics)
-  bool swept_ = false;        // n_mk is that of z (the sweep kept it)
-  bool lists_valid_ = false;  // the lists are those of the counts
+  bool swept_ = false;               // n_mk is that of z (the sweep kept it)
+  bool lists_valid_ = false;         // the lists are those of the counts
 };
 
 }  // namespace

@@ -8,8 +8,9 @@ sweep_pool::sweep_pool(const chain& c, const detail::executor& b, std::size_t to
     : c_(c),
       at_(pooled_sweeps(c.options())),
       kept_(b, at_.size() * tokens),
-      partial_(b, at_.empty() ? 0 : size_of((c.docs().vocab_size + steps::word_chunk - 1) / steps::word_chunk *
-                                            c.hyper().num_topics)),
+      partial_(b, at_.empty() ? 0
+                              : size_of((c.docs().vocab_size + steps::word_chunk - 1) /
+                                        steps::word_chunk * c.hyper().num_topics)),
       scale_(b, at_.empty() ? 0 : size_of(c.hyper().num_topics)) {}
 
 std::size_t sweep_pool::kept_by(std::uint32_t i) const {
@@ -30,7 +31,8 @@ bool sweep_pool::keep(const step_runner& steps, const std::int32_t* z, std::uint
 }
 
 template <class Partials>
-void sweep_pool::scale(const step_runner& steps, const chain_arrays& a, double prior, Partials&& partials) {
+void sweep_pool::scale(const step_runner& steps, const chain_arrays& a, double prior,
+                       Partials&& partials) {
   partials();
   steps::mean_scale n_k{};
   n_k.partial = partial_.data();
@@ -42,8 +44,8 @@ void sweep_pool::scale(const step_runner& steps, const chain_arrays& a, double p
   steps.run(n_k, a.K);
 }
 
-void sweep_pool::phi_rows(const step_runner& steps, const chain_arrays& a, std::uint32_t i, std::int64_t first,
-                          std::int64_t count, float* rows) {
+void sweep_pool::phi_rows(const step_runner& steps, const chain_arrays& a, std::uint32_t i,
+                          std::int64_t first, std::int64_t count, float* rows) {
   const int K = a.K;
   const std::int64_t V = c_.docs().vocab_size;
   const std::vector<std::int64_t>& word_offsets = c_.index().word_offsets;
@@ -61,7 +63,9 @@ void sweep_pool::phi_rows(const step_runner& steps, const chain_arrays& a, std::
     steps.count_topics(words, word_offsets.data(), V);
     counts.update_on_host(c_.combiner());
     scale(steps, a, prior, [&] {
-      steps.run(steps::column_partials<std::int32_t, std::int64_t>{counts.data(), V, K, partial_.data()}, a.chunks * K);
+      steps.run(
+          steps::column_partials<std::int32_t, std::int64_t>{counts.data(), V, K, partial_.data()},
+          a.chunks * K);
     });
     entries.counts = counts.data() + first * K;
     steps.run(entries, count * K);

@@ -27,8 +27,8 @@ class sweep_pool {
   // rows (kernel memory): the posterior means of the pooled counts, rows of counts of the
   // words' tokens in z and in each pooled sweep. With a count combiner the whole corpus's
   // pooled counts are every process's summed (so every process makes its rows together).
-  void phi_rows(const step_runner& steps, const chain_arrays& a, std::uint32_t i, std::int64_t first,
-                std::int64_t count, float* rows);
+  void phi_rows(const step_runner& steps, const chain_arrays& a, std::uint32_t i,
+                std::int64_t first, std::int64_t count, float* rows);
 
  private:
   // pooled_scale_ from the integer partials `partials` writes into partial_, for prior.
@@ -36,8 +36,8 @@ class sweep_pool {
   void scale(const step_runner& steps, const chain_arrays& a, double prior, Partials&& partials);
 
   const chain& c_;
-  std::vector<std::uint32_t> at_;  // the iterations whose z the model pools
-  state_array<std::uint16_t> kept_;  // their topics as they are run (sweep j at j N)
+  std::vector<std::uint32_t> at_;      // the iterations whose z the model pools
+  state_array<std::uint16_t> kept_;    // their topics as they are run (sweep j at j N)
   state_array<std::int64_t> partial_;  // the pooled n_k per chunk and topic
   // 1 / (pooled n_k + V prior), of the iteration scale_at_ (0: none yet): the trainer asks for
   // phi a chunk of rows at a time, the scale is made once per iteration.

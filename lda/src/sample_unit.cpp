@@ -24,7 +24,8 @@ class sample_unit final : public estimator_unit {
     theta_variates.prior = c_.hyper().alpha;
     theta_variates.counts = a_.n_mk.data();
     theta_variates.key = rng_key{c_.seed(), i, lda::streams::theta};
-    theta_variates.index0 = static_cast<std::uint64_t>(c_.part().first_doc) * K;  // whole-corpus rows
+    theta_variates.index0 =
+        static_cast<std::uint64_t>(c_.part().first_doc) * K;  // whole-corpus rows
     theta_variates.out = g_theta_.data();
     run(theta_variates, M * K);
     run(steps::dirichlet_rows{g_theta_.data(), K, a_.theta.data()}, M);
@@ -36,7 +37,8 @@ class sample_unit final : public estimator_unit {
     phi_variates.index0 = 0;
     phi_variates.out = g_phi_.data();
     run(phi_variates, V * K);
-    run(steps::column_partials<double, double>{g_phi_.data(), V, K, sum_partial_.data()}, a_.chunks * K);
+    run(steps::column_partials<double, double>{g_phi_.data(), V, K, sum_partial_.data()},
+        a_.chunks * K);
     run(steps::sum_scale{sum_partial_.data(), a_.chunks, K, a_.scale.data()}, K);
     steps::dirichlet_columns columns{};
     columns.g = g_phi_.data();
@@ -49,7 +51,7 @@ class sample_unit final : public estimator_unit {
   }
 
  private:
-  state_array<double> sum_partial_;     // phi's column sums per word chunk
+  state_array<double> sum_partial_;      // phi's column sums per word chunk
   state_array<double> g_theta_, g_phi_;  // the Gamma variates
 };
 

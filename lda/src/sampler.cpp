@@ -31,7 +31,8 @@ std::string name_of(const Step&) {
       abi::__cxa_demangle(typeid(Step).name(), nullptr, nullptr, &status), std::free);
   std::string name = status == 0 ? demangled.get() : typeid(Step).name();
   const std::string prefix = "butterfly::lda::steps::";
-  for (std::size_t at; (at = name.find(prefix)) != std::string::npos;) name.erase(at, prefix.size());
+  for (std::size_t at; (at = name.find(prefix)) != std::string::npos;)
+    name.erase(at, prefix.size());
   return name;
 }
 
@@ -39,7 +40,9 @@ std::string name_of(const Step&) {
 // whose iterations read only z and the tables made from it (collapsed.hpp), and whose theta
 // and phi are functions of z, made where they are read. Those three arrays are most of the
 // memory of a large model (85 % of the peak at K = 1000).
-bool holds_model(const chain& c) { return !model_from_z(c.options().estimator, c.options().burn_in); }
+bool holds_model(const chain& c) {
+  return !model_from_z(c.options().estimator, c.options().burn_in);
+}
 
 state sized_state(const chain& c) {
   const std::int64_t K = c.hyper().num_topics;
@@ -54,7 +57,8 @@ state sized_state(const chain& c) {
 
 }  // namespace
 
-sampler::sampler(const chain& c, const detail::executor& where) : sampler(c, sized_state(c), where, 0) {
+sampler::sampler(const chain& c, const detail::executor& where)
+    : sampler(c, sized_state(c), where, 0) {
   steps::initial_topics init{};
   init.seed = c_.seed();
   init.first_token = static_cast<std::uint64_t>(c_.part().first_token);
@@ -73,20 +77,25 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where)
   if (p_->unit->sweeping()) p_->unit->estimate(p_->a.iteration);
 }
 
-sampler::sampler(const chain& c, state resumed, const detail::executor& where, int) : c_(c), b_(where) {
+sampler::sampler(const chain& c, state resumed, const detail::executor& where, int)
+    : c_(c), b_(where) {
   detail::require_available(b_, "lda::sampler");
   const std::int64_t K = c_.hyper().num_topics, M = c_.part().num_docs(), V = c_.docs().vocab_size;
   const std::int64_t N = c_.part().num_tokens();
   // Where the sampler makes theta and phi from z, a state may come without them (a
   // checkpoint holds what the sampler holds); given, they are z's and are dropped.
   const bool from_z = !lda::holds_model(c_);
-  const auto fits = [from_z](std::size_t n, std::int64_t want) { return n == size_of(want) || (from_z && n == 0); };
-  if (!fits(resumed.theta.size(), M * K) || !fits(resumed.phi.size(), V * K) || resumed.z.size() != size_of(N))
-    throw std::invalid_argument("lda::sampler: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
-                                std::to_string(resumed.phi.size()) + " phi and " +
-                                std::to_string(resumed.z.size()) + " z entries; the chain's shard needs " +
-                                std::to_string(M * K) + ", " + std::to_string(V * K) + " and " + std::to_string(N) +
-                                (from_z ? " (or no theta and phi)" : ""));
+  const auto fits = [from_z](std::size_t n, std::int64_t want) {
+    return n == size_of(want) || (from_z && n == 0);
+  };
+  if (!fits(resumed.theta.size(), M * K) || !fits(resumed.phi.size(), V * K) ||
+      resumed.z.size() != size_of(N))
+    throw std::invalid_argument(
+        "lda::sampler: the state has " + std::to_string(resumed.theta.size()) + " theta, " +
+        std::to_string(resumed.phi.size()) + " phi and " + std::to_string(resumed.z.size()) +
+        " z entries; the chain's shard needs " + std::to_string(M * K) + ", " +
+        std::to_string(V * K) + " and " + std::to_string(N) +
+        (from_z ? " (or no theta and phi)" : ""));
   if (from_z) {
     resumed.theta = {};
     resumed.phi = {};
@@ -96,10 +105,11 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where, i
   const std::uint32_t i = p_->a.iteration;
   if (kept.size() != p_->pool.kept_by(i) * size_of(N))
     throw std::invalid_argument("lda::sampler: the state has " + std::to_string(kept.size()) +
-                                " kept topics; after iteration " + std::to_string(i) + " the chain pools " +
-                                std::to_string(p_->pool.kept_by(i)) + " earlier sweeps of " + std::to_string(N) +
-                                " tokens");
-  if (!kept.empty()) b_.copy_to_device(p_->pool.kept().data(), kept.data(), kept.size() * sizeof(std::uint16_t));
+                                " kept topics; after iteration " + std::to_string(i) +
+                                " the chain pools " + std::to_string(p_->pool.kept_by(i)) +
+                                " earlier sweeps of " + std::to_string(N) + " tokens");
+  if (!kept.empty())
+    b_.copy_to_device(p_->pool.kept().data(), kept.data(), kept.size() * sizeof(std::uint16_t));
   if (p_->unit->sweeps(1)) return;  // sweeps only
   draw_options& o = p_->draw;
   o.method = c_.options().method;
@@ -111,12 +121,12 @@ sampler::sampler(const chain& c, state resumed, const detail::executor& where, i
   // finite by construction, so checking them every iteration would only cost time.
   o.validate = false;
   // The checks and the plan read the host corpus; the kernels read the arrays in kernel memory.
-  p_->call = detail::prepare(b_, "lda::sampler",
-                             {span<const float>(nullptr, p_->a.host.theta.size()),
-                              span<const float>(nullptr, p_->a.host.phi.size()), c_.hyper().num_topics,
-                              c_.index().doc_offsets, c_.index().words,
-                              span<std::int32_t>(nullptr, p_->a.host.z.size())},
-                             o);
+  p_->call = detail::prepare(
+      b_, "lda::sampler",
+      {span<const float>(nullptr, p_->a.host.theta.size()),
+       span<const float>(nullptr, p_->a.host.phi.size()), c_.hyper().num_topics,
+       c_.index().doc_offsets, c_.index().words, span<std::int32_t>(nullptr, p_->a.host.z.size())},
+      o);
   // Uploaded now, so that the iterations copy nothing.
   if (p_->call.plan) b_.place(p_->call.plan);
 }
@@ -132,7 +142,8 @@ void sampler::run(const steps::any& s, std::int64_t n) const {
   if (step_seconds_.empty()) step_seconds_.resize(std::variant_size_v<steps::any::variant>);
   auto& [name, total] = step_seconds_[s.index()];
   if (name.empty()) {
-    name = std::visit([](const auto& step) { return name_of(step); }, static_cast<const steps::any::variant&>(s));
+    name = std::visit([](const auto& step) { return name_of(step); },
+                      static_cast<const steps::any::variant&>(s));
     step_order_.push_back(s.index());
   }
   total += seconds;
@@ -188,7 +199,8 @@ std::vector<std::int32_t> sampler::document_topic_counts() const {
   }
   // Not kept (collapsed without a burn-in): counted from z now.
   state_array<std::int32_t> n_mk(b_, size_of(c_.part().num_docs() * c_.hyper().num_topics));
-  p_->steps.count_topics(a.document_rows(n_mk.data()), c_.index().doc_offsets.data(), c_.part().num_docs());
+  p_->steps.count_topics(a.document_rows(n_mk.data()), c_.index().doc_offsets.data(),
+                         c_.part().num_docs());
   n_mk.copy_to(out);
   return out;
 }
@@ -202,7 +214,8 @@ std::vector<std::int32_t> sampler::word_topic_counts() const {
   }
   // Not kept (collapsed in one process): counted from z now.
   state_array<std::int32_t> n_wk(b_, size_of(c_.docs().vocab_size * c_.hyper().num_topics));
-  p_->steps.count_topics(a.word_rows(n_wk.data()), c_.index().word_offsets.data(), c_.docs().vocab_size);
+  p_->steps.count_topics(a.word_rows(n_wk.data()), c_.index().word_offsets.data(),
+                         c_.docs().vocab_size);
   n_wk.copy_to(out);
   return out;
 }

@@ -13,9 +13,10 @@ namespace {
 // Throws std::invalid_argument unless [first, first + count) lies in [0, rows).
 void check_rows(const char* fn, std::int64_t first, std::int64_t count, std::int64_t rows) {
   if (first < 0 || count < 0 || first > rows || count > rows - first)
-    throw std::invalid_argument("lda::sampler::" + std::string(fn) + ": rows [" + std::to_string(first) + ", " +
-                                std::to_string(first) + " + " + std::to_string(count) + ") outside the " +
-                                std::to_string(rows) + " rows");
+    throw std::invalid_argument("lda::sampler::" + std::string(fn) + ": rows [" +
+                                std::to_string(first) + ", " + std::to_string(first) + " + " +
+                                std::to_string(count) + ") outside the " + std::to_string(rows) +
+                                " rows");
 }
 
 }  // namespace
@@ -50,7 +51,8 @@ const std::vector<std::uint16_t>& sampler::current_kept() {
   std::vector<std::uint16_t>& kept = p.a.host.kept;
   if (p.kept_stale || kept.size() != kept_sweeps() * p.a.host.z.size()) {
     kept.resize(kept_sweeps() * p.a.host.z.size());
-    if (!kept.empty()) b_.copy_to_host(kept.data(), p.pool.kept().data(), kept.size() * sizeof(std::uint16_t));
+    if (!kept.empty())
+      b_.copy_to_host(kept.data(), p.pool.kept().data(), kept.size() * sizeof(std::uint16_t));
   }
   p.kept_stale = false;
   return kept;
@@ -82,7 +84,8 @@ const std::vector<std::int32_t>& sampler::current_z() {
 // kernels keep it, or made by `make` into `out` on host memory and into a kernel array on
 // device memory (then copied).
 template <class Make>
-void sampler::model_rows(const float* held, std::int64_t first, std::int64_t count, float* out, Make&& make) {
+void sampler::model_rows(const float* held, std::int64_t first, std::int64_t count, float* out,
+                         Make&& make) {
   const std::int64_t K = c_.hyper().num_topics;
   if (count <= 0) return;
   refresh_model();
@@ -107,7 +110,8 @@ void sampler::theta_rows(std::int64_t first, std::int64_t count, float* out) {
     documents.offsets += first;
     documents.pooled = pooled;
     p.steps.count_topics(documents, c_.index().doc_offsets.data() + first, count);
-    run(steps::posterior_mean_rows{c_.hyper().alpha * (pooled.sweeps + 1), counts.data(), K, rows}, count);
+    run(steps::posterior_mean_rows{c_.hyper().alpha * (pooled.sweeps + 1), counts.data(), K, rows},
+        count);
   });
 }
 
@@ -115,7 +119,8 @@ void sampler::phi_rows(std::int64_t first, std::int64_t count, float* out) {
   check_rows("phi_rows", first, count, c_.docs().vocab_size);
   parts& p = *p_;
   model_rows(p.a.phi.data(), first, count, out, [&](float* rows) {
-    if (p.pool.pooled(p.a.iteration).sweeps > 0) return p.pool.phi_rows(p.steps, p.a, p.a.iteration, first, count, rows);
+    if (p.pool.pooled(p.a.iteration).sweeps > 0)
+      return p.pool.phi_rows(p.steps, p.a, p.a.iteration, first, count, rows);
     p.unit->phi_rows(first, count, rows);
   });
 }

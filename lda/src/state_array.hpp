@@ -42,9 +42,13 @@ struct huge_page_allocator {
     else std::free(p);
   }
   template <class U>
-  bool operator==(const huge_page_allocator<U>&) const noexcept { return true; }
+  bool operator==(const huge_page_allocator<U>&) const noexcept {
+    return true;
+  }
   template <class U>
-  bool operator!=(const huge_page_allocator<U>&) const noexcept { return false; }
+  bool operator!=(const huge_page_allocator<U>&) const noexcept {
+    return false;
+  }
 };
 
 template <class T>

@@ -26,7 +26,8 @@ std::pair<std::int64_t, std::int64_t> block_range(std::int64_t blocks, int rank,
 
 // The shard's part of a whole-corpus vector of rows (theta: K per document, z: 1 per token).
 template <class T>
-std::vector<T> rows(std::vector<T>&& all, std::int64_t first, std::int64_t end, std::int64_t width) {
+std::vector<T> rows(std::vector<T>&& all, std::int64_t first, std::int64_t end,
+                    std::int64_t width) {
   all.erase(all.begin() + end * width, all.end());
   all.erase(all.begin(), all.begin() + first * width);
   return std::move(all);
@@ -58,12 +59,13 @@ trainer::trainer(const documents& corpus, std::uint64_t corpus_checksum, const t
       train_(o.holdout > 0 ? split_.train.view() : all_),
       options_(resolved(o, train_.num_docs())),
       part_(shard_of(train_, group.size(), group.rank())),
-      chain_(train_, options_.hyper, options_.seed, sampler_options_of(options_), part_, count_sum()) {
+      chain_(train_, options_.hyper, options_.seed, sampler_options_of(options_), part_,
+             count_sum()) {
   fold_.seed = options_.seed;
   fold_.sweeps = options_.fold_in_sweeps;
   const std::int64_t test_docs = heldout_documents();
-  std::tie(first_test_block_, end_test_block_) =
-      block_range((test_docs + completion_block - 1) / completion_block, group_.rank(), group_.size());
+  std::tie(first_test_block_, end_test_block_) = block_range(
+      (test_docs + completion_block - 1) / completion_block, group_.rank(), group_.size());
   if (from) resume(std::move(from->saved), from->path);
   else sampler_ = std::make_unique<sampler>(chain_);
 }
@@ -82,19 +84,23 @@ void trainer::resume(checkpoint&& saved, const std::string& path) {
     throw io::input_error(path + ": checkpoint was written for a different corpus (checksum " +
                           hex(saved.corpus_checksum) + ", this corpus " + hex(checksum_) + ")");
   const std::string differs = mismatch(resolved(saved.options, train_.num_docs()), options_);
-  if (!differs.empty()) throw io::input_error(path + ": checkpoint was written for other documents or options: " + differs);
+  if (!differs.empty())
+    throw io::input_error(path +
+                          ": checkpoint was written for other documents or options: " + differs);
   state& s = saved.s;
   if (s.iteration > options_.iterations)
-    throw io::input_error(path + ": checkpoint is at iteration " + std::to_string(s.iteration) + ", past the run's " +
-                          std::to_string(options_.iterations) + " iterations");
+    throw io::input_error(path + ": checkpoint is at iteration " + std::to_string(s.iteration) +
+                          ", past the run's " + std::to_string(options_.iterations) +
+                          " iterations");
   // Written for a run of another length: the sweeps it kept are not this run's. Dropped
   // where this run pools none up to the checkpoint; otherwise the run cannot be continued.
   if (saved.options.iterations != options_.iterations) {
     const std::vector<std::uint32_t> pooled = pooled_sweeps(chain_.options());
     if (!pooled.empty() && pooled.front() <= s.iteration)
       throw io::input_error(path + ": checkpoint at iteration " + std::to_string(s.iteration) +
-                            " was written for a run of " + std::to_string(saved.options.iterations) +
-                            " iterations; one of " + std::to_string(options_.iterations) +
+                            " was written for a run of " +
+                            std::to_string(saved.options.iterations) + " iterations; one of " +
+                            std::to_string(options_.iterations) +
                             " pools the topics of iteration " + std::to_string(pooled.front()) +
                             " into the model, which it did not keep");
     s.kept.clear();
@@ -108,7 +114,8 @@ void trainer::resume(checkpoint&& saved, const std::string& path) {
     throw io::input_error(path + ": checkpoint does not fit its own options (sizes)");
   // The checkpoint holds the whole corpus's z, theta and kept sweeps, so any number of
   // processes continues it.
-  if (!s.theta.empty()) s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, options_.hyper.num_topics);
+  if (!s.theta.empty())
+    s.theta = rows(std::move(s.theta), part_.first_doc, part_.end_doc, options_.hyper.num_topics);
   s.z = rows(std::move(s.z), part_.first_token, part_.end_token, 1);
   std::vector<std::uint16_t> mine;
   for (std::size_t at = 0; at < s.kept.size(); at += N)
@@ -117,7 +124,8 @@ void trainer::resume(checkpoint&& saved, const std::string& path) {
   s.kept = std::move(mine);
   try {
     sampler_ = std::make_unique<sampler>(chain_, std::move(s));
-  } catch (const std::invalid_argument& e) {  // a chain that holds theta and phi, resumed without them
+  } catch (
+      const std::invalid_argument& e) {  // a chain that holds theta and phi, resumed without them
     throw io::input_error(path + ": checkpoint does not fit its own options: " + e.what());
   }
   history_ = std::move(saved.history);
@@ -135,9 +143,11 @@ iteration_report trainer::step() {
   if ((options_.eval_every > 0 && i % options_.eval_every == 0) || i == options_.iterations)
     r.log_likelihood = evaluate().log_likelihood;
   call(events_.after_iteration, i);
-  if (!events_.checkpoint_path.empty() && options_.checkpoint_every > 0 && i % options_.checkpoint_every == 0)
+  if (!events_.checkpoint_path.empty() && options_.checkpoint_every > 0 &&
+      i % options_.checkpoint_every == 0)
     save(events_.checkpoint_path);
-  r.copied_bytes = sampler_->copied_bytes() - copied;  // the checkpoint's copy counts in its iteration
+  r.copied_bytes =
+      sampler_->copied_bytes() - copied;  // the checkpoint's copy counts in its iteration
   return r;
 }
 
@@ -149,11 +159,13 @@ metrics_record trainer::evaluate() {
   // Partial sums of every process, added on the root in the order one process adds them.
   // The log-likelihood's partial sums are computed where the state is; on a GPU build only
   // they, and phi for the held-out documents, come back to the host.
-  metrics_record rec{iteration(), ordered_sum(group_.gather(sampler_->log_likelihood_partials())), NAN};
+  metrics_record rec{iteration(), ordered_sum(group_.gather(sampler_->log_likelihood_partials())),
+                     NAN};
   if (options_.holdout > 0) {
     const auto p = completion_partials(split_.test.view(), first_test_block_, end_test_block_,
                                        sampler_->current_phi(), options_.hyper, fold_);
-    rec.perplexity = combine({group_.gather(p.log_likelihood), group_.gather(p.scored_tokens)}).perplexity;
+    rec.perplexity =
+        combine({group_.gather(p.log_likelihood), group_.gather(p.scored_tokens)}).perplexity;
   }
   if (group_.root()) {
     history_.push_back(rec);
@@ -163,7 +175,8 @@ metrics_record trainer::evaluate() {
 }
 
 double trainer::log_likelihood() {
-  if (!history_.empty() && history_.back().iteration == iteration()) return history_.back().log_likelihood;
+  if (!history_.empty() && history_.back().iteration == iteration())
+    return history_.back().log_likelihood;
   return ordered_sum(group_.gather(sampler_->log_likelihood_partials()));
 }
 
@@ -205,8 +218,13 @@ state trainer::gathered(bool model) const {
 // them from z holds no copy at all.
 trainer::model_rows trainer::model() {
   if (group_.size() == 1)
-    return {[this](std::int64_t first, std::int64_t n, float* out) { sampler_->theta_rows(first, n, out); },
-            [this](std::int64_t first, std::int64_t n, float* out) { sampler_->phi_rows(first, n, out); }, nullptr};
+    return {[this](std::int64_t first, std::int64_t n, float* out) {
+              sampler_->theta_rows(first, n, out);
+            },
+            [this](std::int64_t first, std::int64_t n, float* out) {
+              sampler_->phi_rows(first, n, out);
+            },
+            nullptr};
   auto whole = std::make_shared<const state>(gathered(true));
   if (!group_.root()) return {{}, {}, whole};
   const auto rows_of = [K = std::int64_t{options_.hyper.num_topics}](const std::vector<float>& v) {

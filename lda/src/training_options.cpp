@@ -57,7 +57,8 @@ std::string mismatch(const training_options& stored, const training_options& giv
       .check("alpha", stored.hyper.alpha, given.hyper.alpha)
       .check("beta", stored.hyper.beta, given.hyper.beta)
       .check("seed", stored.seed, given.seed)
-      .check("estimator", std::string(estimator_name(stored.estimator)), std::string(estimator_name(given.estimator)))
+      .check("estimator", std::string(estimator_name(stored.estimator)),
+             std::string(estimator_name(given.estimator)))
       .check("algorithm", std::string(name(stored.method)), std::string(name(given.method)))
       .check("width", stored.width, given.width)
       .check("burn-in", stored.burn_in, given.burn_in)

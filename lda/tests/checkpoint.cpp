@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "butterfly/lda/checkpoint.hpp"
+
 #include <unistd.h>
 #include <zlib.h>
 
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "butterfly/io/error.hpp"
-#include "butterfly/lda/checkpoint.hpp"
 
 using namespace butterfly;
 
@@ -29,7 +30,8 @@ std::vector<char> slurp(const std::string& path) {
 }
 
 void spit(const std::string& path, const std::vector<char>& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 lda::checkpoint sample() {
@@ -112,7 +114,8 @@ TEST_CASE("lda: a checkpoint reads back what was saved", "[lda][checkpoint]") {
 
 // What the trainer saves for a chain whose theta and phi are z's (lda::sampler::holds_model):
 // empty arrays read back empty (and clean under UBSan: an empty vector's data() may be null).
-TEST_CASE("lda: a checkpoint with z alone reads back with empty theta and phi", "[lda][checkpoint]") {
+TEST_CASE("lda: a checkpoint with z alone reads back with empty theta and phi",
+          "[lda][checkpoint]") {
   const auto path = temp_path("z_only");
   auto c = sample();
   c.s.theta.clear();
@@ -135,7 +138,8 @@ TEST_CASE("lda: a corrupted, truncated or foreign checkpoint is refused", "[lda]
   auto flipped = good;
   flipped[good.size() / 2] ^= 0x10;
   spit(path, flipped);
-  CHECK_THAT(load_error(path), Catch::Contains("checksum mismatch") && Catch::StartsWith(path + ":"));
+  CHECK_THAT(load_error(path),
+             Catch::Contains("checksum mismatch") && Catch::StartsWith(path + ":"));
 
   spit(path, std::vector<char>(good.begin(), good.end() - 20));
   CHECK_THAT(load_error(path), Catch::Contains("checksum mismatch"));
@@ -181,7 +185,8 @@ TEST_CASE("lda: a checkpoint naming an unknown estimator is refused", "[lda][che
   const std::uint64_t stored = crc;
   std::memcpy(bytes.data() + body, &stored, 8);
   spit(path, bytes);
-  CHECK_THAT(load_error(path), Catch::StartsWith(path + ": ") && Catch::Contains("unknown estimator 'mx'"));
+  CHECK_THAT(load_error(path),
+             Catch::StartsWith(path + ": ") && Catch::Contains("unknown estimator 'mx'"));
   std::remove(path.c_str());
 }
 

@@ -39,7 +39,8 @@ struct bins {
     std::vector<double> p(static_cast<std::size_t>(count), 0.0);
     double total = 0;
     for (const double x : weights) total += x;
-    for (std::size_t k = 0; k < weights.size(); ++k) p[static_cast<std::size_t>(of[k])] += weights[k] / total;
+    for (std::size_t k = 0; k < weights.size(); ++k)
+      p[static_cast<std::size_t>(of[k])] += weights[k] / total;
     return p;
   }
 };
@@ -52,10 +53,12 @@ void check_first_two_tokens(int K, const std::vector<std::int32_t>& topic, int s
     const std::int64_t t = st.docs.doc_offsets[static_cast<std::size_t>(m)];
     const std::int64_t length = st.docs.doc_offsets[static_cast<std::size_t>(m) + 1] - t;
     std::vector<int> first(static_cast<std::size_t>(bin.count), 0);
-    for (const auto& z : after) ++first[static_cast<std::size_t>(bin.of[static_cast<std::size_t>(z[static_cast<std::size_t>(t)])])];
+    for (const auto& z : after)
+      ++first[static_cast<std::size_t>(
+          bin.of[static_cast<std::size_t>(z[static_cast<std::size_t>(t)])])];
     const test::chi_square fit(first, bin.probabilities(st.full_conditional(t, st.others(m))));
-    INFO("K " << K << ", document " << m << ", first token: chi2 " << fit.statistic << " on " << fit.degrees
-              << " degrees of freedom");
+    INFO("K " << K << ", document " << m << ", first token: chi2 " << fit.statistic << " on "
+              << fit.degrees << " degrees of freedom");
     CHECK(fit.p_value > 1e-3);
     if (length < 2) continue;
     // The second token, given each topic the first was drawn often enough.
@@ -65,15 +68,18 @@ void check_first_two_tokens(int K, const std::vector<std::int32_t>& topic, int s
       for (const auto& z : after)
         if (z[static_cast<std::size_t>(t)] == k1) {
           ++given;
-          ++second[static_cast<std::size_t>(bin.of[static_cast<std::size_t>(z[static_cast<std::size_t>(t + 1)])])];
+          ++second[static_cast<std::size_t>(
+              bin.of[static_cast<std::size_t>(z[static_cast<std::size_t>(t + 1)])])];
         }
       if (given < 1000) continue;
       std::vector<double> n_mk(static_cast<std::size_t>(K), 0.0);
       ++n_mk[static_cast<std::size_t>(k1)];
-      for (std::int64_t u = t + 2; u < t + length; ++u) ++n_mk[static_cast<std::size_t>(st.z[static_cast<std::size_t>(u)])];
+      for (std::int64_t u = t + 2; u < t + length; ++u)
+        ++n_mk[static_cast<std::size_t>(st.z[static_cast<std::size_t>(u)])];
       const test::chi_square fit2(second, bin.probabilities(st.full_conditional(t + 1, n_mk)));
-      INFO("K " << K << ", document " << m << ", second token given the first at topic " << k1 << " (" << given
-                << " sweeps): chi2 " << fit2.statistic << " on " << fit2.degrees << " degrees of freedom");
+      INFO("K " << K << ", document " << m << ", second token given the first at topic " << k1
+                << " (" << given << " sweeps): chi2 " << fit2.statistic << " on " << fit2.degrees
+                << " degrees of freedom");
       CHECK(fit2.p_value > 1e-3);
     }
   }
@@ -81,9 +87,13 @@ void check_first_two_tokens(int K, const std::vector<std::int32_t>& topic, int s
 
 }  // namespace
 
-TEST_CASE("lda: the collapsed sweep draws a document's first and second tokens from their full conditionals "
-          "(chi-square)",
-          "[lda][collapsed]") {
+TEST_CASE(
+    "lda: the collapsed sweep draws a document's first and second tokens from their full "
+    "conditionals "
+    "(chi-square)",
+    "[lda][collapsed]") {
   SECTION("K = 5") { check_first_two_tokens(5, {0, 1, 2, 3, 4}, 20000); }
-  SECTION("K = 150, the topics in three 64-bit words") { check_first_two_tokens(150, {3, 71, 130, 63, 128}, 20000); }
+  SECTION("K = 150, the topics in three 64-bit words") {
+    check_first_two_tokens(150, {3, 71, 130, 63, 128}, 20000);
+  }
 }

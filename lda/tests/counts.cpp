@@ -41,8 +41,10 @@ word_tokens make(const std::vector<std::int64_t>& lengths, int K, std::uint32_t 
 
 }  // namespace
 
-TEST_CASE("lda counts: the words' lists made with the counts are their tokens' topics in order, as word_topics makes them",
-          "[lda][counts]") {
+TEST_CASE(
+    "lda counts: the words' lists made with the counts are their tokens' topics in order, as "
+    "word_topics makes them",
+    "[lda][counts]") {
   const int K = GENERATE(1, 7, 64);
   // Lengths on both sides of the sorted lists' limit (n^2 <= 4K) and empty words.
   std::vector<std::int64_t> lengths;
@@ -52,25 +54,31 @@ TEST_CASE("lda counts: the words' lists made with the counts are their tokens' t
   const word_tokens c = make(lengths, K, 42 + static_cast<std::uint32_t>(K));
   const auto V = static_cast<std::int64_t>(lengths.size());
   std::vector<std::int32_t> counts(static_cast<std::size_t>(V * K), -1), listed(c.z.size(), -1);
-  const steps::topic_counts with_lists{c.offsets.data(), c.tokens.data(), c.z.data(), K, counts.data(), listed.data()};
+  const steps::topic_counts with_lists{c.offsets.data(), c.tokens.data(), c.z.data(), K,
+                                       counts.data(),    listed.data()};
   for (std::int64_t w = 0; w < V; ++w) with_lists(w);
   std::vector<std::int32_t> from_rows(c.z.size(), -1);
   const steps::word_topics lists{c.offsets.data(), counts.data(), K, from_rows.data()};
   for (std::int64_t w = 0; w < V; ++w) lists(w);
   for (std::int64_t w = 0; w < V; ++w) {
-    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)] << " tokens");
+    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)]
+                << " tokens");
     std::vector<std::int32_t> want;
-    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i) want.push_back(c.z[static_cast<std::size_t>(c.tokens[i])]);
+    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
+      want.push_back(c.z[static_cast<std::size_t>(c.tokens[i])]);
     std::sort(want.begin(), want.end());
     const auto b = listed.begin() + c.offsets[w], e = listed.begin() + c.offsets[w + 1];
     REQUIRE(std::vector<std::int32_t>(b, e) == want);
-    REQUIRE(std::vector<std::int32_t>(from_rows.begin() + c.offsets[w], from_rows.begin() + c.offsets[w + 1]) == want);
+    REQUIRE(std::vector<std::int32_t>(from_rows.begin() + c.offsets[w],
+                                      from_rows.begin() + c.offsets[w + 1]) == want);
     for (int k = 0; k < K; ++k)
-      REQUIRE(counts[static_cast<std::size_t>(w * K + k)] == std::count(want.begin(), want.end(), k));
+      REQUIRE(counts[static_cast<std::size_t>(w * K + k)] ==
+              std::count(want.begin(), want.end(), k));
   }
 }
 
-TEST_CASE("lda counts: n_k from z by token_partials equals the column sums of n_wk", "[lda][counts]") {
+TEST_CASE("lda counts: n_k from z by token_partials equals the column sums of n_wk",
+          "[lda][counts]") {
   const int K = 13;
   std::vector<std::int64_t> lengths;
   for (int w = 0; w < 700; ++w) lengths.push_back((w * 37) % 11);  // 700 words: three word chunks
@@ -85,27 +93,34 @@ TEST_CASE("lda counts: n_k from z by token_partials equals the column sums of n_
   for (const std::int64_t token_chunks : {chunks, N + 5}) {
     std::vector<std::int64_t> by_words(static_cast<std::size_t>(chunks * K), -1),
         by_tokens(static_cast<std::size_t>(token_chunks * K), -1);
-    const steps::column_partials<std::int32_t, std::int64_t> columns{counts.data(), V, K, by_words.data()};
+    const steps::column_partials<std::int32_t, std::int64_t> columns{counts.data(), V, K,
+                                                                     by_words.data()};
     for (std::int64_t i = 0; i < chunks * K; ++i) columns(i);
     const steps::token_partials tokens{c.z.data(), N, token_chunks, K, by_tokens.data()};
     for (std::int64_t i = 0; i < token_chunks; ++i) tokens(i);
     std::vector<double> scale_words(K), scale_tokens(K);
     std::vector<std::int64_t> totals_words(K), totals_tokens(K);
-    const steps::mean_scale from_words{by_words.data(), chunks, K, 0.5, scale_words.data(), totals_words.data()};
-    const steps::mean_scale from_tokens{by_tokens.data(), token_chunks, K, 0.5, scale_tokens.data(), totals_tokens.data()};
+    const steps::mean_scale from_words{by_words.data(),    chunks, K, 0.5, scale_words.data(),
+                                       totals_words.data()};
+    const steps::mean_scale from_tokens{by_tokens.data(),    token_chunks,        K, 0.5,
+                                        scale_tokens.data(), totals_tokens.data()};
     for (int k = 0; k < K; ++k) {
       from_words(k);
       from_tokens(k);
       INFO(token_chunks << " token chunks, topic " << k);
       REQUIRE(totals_tokens[static_cast<std::size_t>(k)] == std::count(c.z.begin(), c.z.end(), k));
-      REQUIRE(totals_words[static_cast<std::size_t>(k)] == totals_tokens[static_cast<std::size_t>(k)]);
-      REQUIRE(scale_words[static_cast<std::size_t>(k)] == scale_tokens[static_cast<std::size_t>(k)]);
+      REQUIRE(totals_words[static_cast<std::size_t>(k)] ==
+              totals_tokens[static_cast<std::size_t>(k)]);
+      REQUIRE(scale_words[static_cast<std::size_t>(k)] ==
+              scale_tokens[static_cast<std::size_t>(k)]);
     }
   }
 }
 
-TEST_CASE("lda counts: word_buckets from z makes the entries it makes from n_wk, and phi from them is the counts' phi",
-          "[lda][counts]") {
+TEST_CASE(
+    "lda counts: word_buckets from z makes the entries it makes from n_wk, and phi from them is "
+    "the counts' phi",
+    "[lda][counts]") {
   const int K = GENERATE(1, 64, 130);  // one word of topic bits, exactly one, three
   std::vector<std::int64_t> lengths;
   for (std::int64_t n = 0; n <= 40; ++n) lengths.push_back(n);
@@ -121,7 +136,8 @@ TEST_CASE("lda counts: word_buckets from z makes the entries it makes from n_wk,
   std::vector<double> scale(static_cast<std::size_t>(K));
   for (int k = 0; k < K; ++k) scale[static_cast<std::size_t>(k)] = 1.0 / (3.0 + k);
   std::vector<std::int64_t> entries{0};
-  for (const std::int64_t n : lengths) entries.push_back(entries.back() + std::min<std::int64_t>(n, K));
+  for (const std::int64_t n : lengths)
+    entries.push_back(entries.back() + std::min<std::int64_t>(n, K));
   const auto places = static_cast<std::size_t>(entries.back());
   struct tables {
     std::vector<std::uint64_t> bits;
@@ -159,7 +175,8 @@ TEST_CASE("lda counts: word_buckets from z makes the entries it makes from n_wk,
     of_z(w);
   }
   for (std::int64_t w = 0; w < V; ++w) {
-    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)] << " tokens");
+    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)]
+                << " tokens");
     std::int64_t e = entries[w];
     double sum = 0.0;
     for (int k = 0; k < K; ++k) {
@@ -183,10 +200,17 @@ TEST_CASE("lda counts: word_buckets from z makes the entries it makes from n_wk,
   REQUIRE(from_z.topic_counts == dense.topic_counts);
   REQUIRE(from_z.sums == dense.sums);
   std::vector<float> phi_counts(static_cast<std::size_t>(V * K), -1.0f), phi_entries(phi_counts);
-  const steps::posterior_mean_entries by_entry{counts.data(), scale.data(), K, 0.01, phi_counts.data()};
+  const steps::posterior_mean_entries by_entry{counts.data(), scale.data(), K, 0.01,
+                                               phi_counts.data()};
   for (std::int64_t i = 0; i < V * K; ++i) by_entry(i);
-  const steps::posterior_mean_words by_word{entries.data(), from_z.bits.data(), from_z.topics.data(),
-                                            from_z.topic_counts.data(), scale.data(), K, 0.01, phi_entries.data()};
+  const steps::posterior_mean_words by_word{entries.data(),
+                                            from_z.bits.data(),
+                                            from_z.topics.data(),
+                                            from_z.topic_counts.data(),
+                                            scale.data(),
+                                            K,
+                                            0.01,
+                                            phi_entries.data()};
   for (std::int64_t w = 0; w < V; ++w) by_word(w);
   REQUIRE(phi_entries == phi_counts);
 }

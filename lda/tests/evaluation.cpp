@@ -1,9 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include "butterfly/lda/evaluation.hpp"
+
 #include <cmath>
 #include <vector>
 
-#include "butterfly/lda/evaluation.hpp"
 #include "butterfly/lda/gamma.hpp"
 #include "synthetic.hpp"
 
@@ -53,7 +54,8 @@ TEST_CASE("lda: document-completion perplexity: V for uniform topics, lower for 
   CHECK(good.perplexity < 0.5 * V);
   CHECK(good.perplexity > 1.0);
   // Deterministic.
-  CHECK(lda::completion_perplexity(c.docs.view(), truth, h, o).log_likelihood == good.log_likelihood);
+  CHECK(lda::completion_perplexity(c.docs.view(), truth, h, o).log_likelihood ==
+        good.log_likelihood);
 }
 
 TEST_CASE("lda: inferred theta puts its mass on the topics a document was drawn from",

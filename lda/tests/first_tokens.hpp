@@ -9,6 +9,7 @@
 #pragma once
 
 #include <boost/math/distributions/chi_squared.hpp>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -26,11 +27,14 @@ struct first_token_state {
   std::vector<std::int32_t> z;
   std::vector<double> n_wk, n_k;  // counted from z: V x K, K
   // The five topics of the state are topics[0..4] of K (by default 0..4 of 5).
-  explicit first_token_state(int topics_in_all = 5, std::vector<std::int32_t> topic = {0, 1, 2, 3, 4})
+  explicit first_token_state(int topics_in_all = 5,
+                             std::vector<std::int32_t> topic = {0, 1, 2, 3, 4})
       : K(topics_in_all) {
     docs.vocab_size = 4;
-    const std::vector<std::vector<std::int32_t>> words = {{0, 1, 1, 2}, {3}, {2, 0, 3, 0, 1}, {1, 2}, {2, 2, 2}};
-    const std::vector<std::vector<std::int32_t>> topics = {{0, 1, 1, 3}, {2}, {4, 0, 0, 2, 1}, {3, 3}, {0, 4, 0}};
+    const std::vector<std::vector<std::int32_t>> words = {
+        {0, 1, 1, 2}, {3}, {2, 0, 3, 0, 1}, {1, 2}, {2, 2, 2}};
+    const std::vector<std::vector<std::int32_t>> topics = {
+        {0, 1, 1, 3}, {2}, {4, 0, 0, 2, 1}, {3, 3}, {0, 4, 0}};
     for (std::size_t m = 0; m < words.size(); ++m) {
       docs.words.insert(docs.words.end(), words[m].begin(), words[m].end());
       for (const std::int32_t k : topics[m]) z.push_back(topic[static_cast<std::size_t>(k)]);
@@ -47,7 +51,8 @@ struct first_token_state {
   // n_mk of document m's tokens after its first.
   std::vector<double> others(std::int64_t m) const {
     std::vector<double> n(static_cast<std::size_t>(K), 0.0);
-    for (std::int64_t t = docs.doc_offsets[m] + 1; t < docs.doc_offsets[m + 1]; ++t) ++n[static_cast<std::size_t>(z[t])];
+    for (std::int64_t t = docs.doc_offsets[m] + 1; t < docs.doc_offsets[m + 1]; ++t)
+      ++n[static_cast<std::size_t>(z[t])];
     return n;
   }
   // The weights of the collapsed sampler's full conditional of token t of document m (word w,
@@ -70,7 +75,8 @@ struct first_token_state {
   std::vector<std::vector<std::int32_t>> sweeps(lda::estimator e, int seeds) const {
     std::vector<std::vector<std::int32_t>> out;
     for (int seed = 0; seed < seeds; ++seed) {
-      lda::chain c(docs.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed), {algorithm::butterfly, 0, e});
+      lda::chain c(docs.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed),
+                   {algorithm::butterfly, 0, e});
       lda::state start;
       start.theta.assign(static_cast<std::size_t>(documents() * K), 0.0f);
       start.phi.assign(static_cast<std::size_t>(docs.vocab_size * K), 0.0f);
@@ -79,7 +85,8 @@ struct first_token_state {
       s.iterate();
       out.push_back(s.current().z);
       for (const std::int32_t k : out.back())
-        if (k < 0 || k >= K) throw std::runtime_error("seed " + std::to_string(seed) + ": topic " + std::to_string(k));
+        if (k < 0 || k >= K)
+          throw std::runtime_error("seed " + std::to_string(seed) + ": topic " + std::to_string(k));
     }
     return out;
   }
@@ -89,7 +96,8 @@ struct first_token_state {
                                            std::vector<int>(static_cast<std::size_t>(K), 0));
     for (const auto& after : sweeps(e, seeds))
       for (std::int64_t m = 0; m < documents(); ++m)
-        ++observed[static_cast<std::size_t>(m)][static_cast<std::size_t>(after[static_cast<std::size_t>(docs.doc_offsets[m])])];
+        ++observed[static_cast<std::size_t>(m)]
+                  [static_cast<std::size_t>(after[static_cast<std::size_t>(docs.doc_offsets[m])])];
     return observed;
   }
 };
@@ -106,7 +114,8 @@ struct chi_square {
       statistic += diff * diff / expected;
     }
     degrees = static_cast<int>(p.size()) - 1;
-    p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(degrees), statistic));
+    p_value =
+        boost::math::cdf(boost::math::complement(boost::math::chi_squared(degrees), statistic));
   }
 };
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "butterfly/lda/gamma.hpp"
+
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 
@@ -9,8 +11,6 @@
 #include <numeric>
 #include <random>
 #include <vector>
-
-#include "butterfly/lda/gamma.hpp"
 
 using namespace butterfly;
 
@@ -47,7 +47,8 @@ TEST_CASE("lda: gamma variates follow the Gamma distribution (chi-square)", "[ld
   for (double a : {0.01, 0.2083, 0.7, 1.0, 3.5, 100.0}) {
     CAPTURE(a);
     std::vector<double> edge(bins - 1);
-    for (int b = 1; b < bins; ++b) edge[b - 1] = boost::math::gamma_p_inv(a, static_cast<double>(b) / bins);
+    for (int b = 1; b < bins; ++b)
+      edge[b - 1] = boost::math::gamma_p_inv(a, static_cast<double>(b) / bins);
     std::vector<int> count(bins, 0);
     const lda::rng_key key{77, 3, lda::streams::phi};
     for (int i = 0; i < n; ++i) {
@@ -57,7 +58,8 @@ TEST_CASE("lda: gamma variates follow the Gamma distribution (chi-square)", "[ld
     const double expected = static_cast<double>(n) / bins;
     double chi2 = 0;
     for (int c : count) chi2 += (c - expected) * (c - expected) / expected;
-    const double p = boost::math::cdf(boost::math::complement(boost::math::chi_squared(bins - 1), chi2));
+    const double p =
+        boost::math::cdf(boost::math::complement(boost::math::chi_squared(bins - 1), chi2));
     CAPTURE(chi2, p);
     CHECK(p > 1e-4);
   }
@@ -77,13 +79,17 @@ TEST_CASE("lda: gamma_row gives gamma_variate's bits", "[lda][gamma]") {
         // Mostly zeros, some small and a few large counts (as in n_mk and n_wk).
         for (auto& c : counts) {
           const auto x = gen() % 100;
-          c = x < 80 ? 0 : x < 97 ? static_cast<std::int32_t>(x % 5) : static_cast<std::int32_t>(gen() % 20000);
+          c = x < 80   ? 0
+              : x < 97 ? static_cast<std::int32_t>(x % 5)
+                       : static_cast<std::int32_t>(gen() % 20000);
         }
-        const lda::rng_key key{gen(), static_cast<std::uint32_t>(r), r % 2 ? lda::streams::phi : lda::streams::theta};
+        const lda::rng_key key{gen(), static_cast<std::uint32_t>(r),
+                               r % 2 ? lda::streams::phi : lda::streams::theta};
         const std::uint64_t index0 = gen() >> 8;
         lda::gamma_row(prior, counts.data(), K, key, index0, row.data());
         for (int k = 0; k < K; ++k) {
-          const double scalar = lda::gamma_variate(prior + counts[k], key, index0 + static_cast<std::uint64_t>(k));
+          const double scalar =
+              lda::gamma_variate(prior + counts[k], key, index0 + static_cast<std::uint64_t>(k));
           CAPTURE(k, counts[k], row[k], scalar);
           REQUIRE(std::memcmp(&row[k], &scalar, sizeof scalar) == 0);
         }
@@ -93,7 +99,8 @@ TEST_CASE("lda: gamma_row gives gamma_variate's bits", "[lda][gamma]") {
 }
 
 TEST_CASE("lda: gamma variates are a pure function of the key", "[lda][gamma]") {
-  const lda::rng_key a{1, 2, lda::streams::phi}, b{1, 2, lda::streams::theta}, c{2, 2, lda::streams::phi};
+  const lda::rng_key a{1, 2, lda::streams::phi}, b{1, 2, lda::streams::theta},
+      c{2, 2, lda::streams::phi};
   CHECK(lda::gamma_variate(0.3, a, 5) == lda::gamma_variate(0.3, a, 5));
   CHECK(lda::gamma_variate(3.0, a, 5) == lda::gamma_variate(3.0, a, 5));
   CHECK(lda::gamma_variate(0.3, a, 5) != lda::gamma_variate(0.3, a, 6));
@@ -108,8 +115,8 @@ TEST_CASE("lda: Dirichlet rows are normalised and floored, never zero or NaN", "
   std::vector<float> row(K);
   for (double prior : {1e-9, 1e-3, 0.1, 2.0}) {
     for (std::uint64_t i = 0; i < 2000; ++i) {
-      lda::dirichlet_row(prior, counts.data(), K, {9, 1, lda::streams::theta}, i * K, scratch.data(),
-                         row.data());
+      lda::dirichlet_row(prior, counts.data(), K, {9, 1, lda::streams::theta}, i * K,
+                         scratch.data(), row.data());
       double sum = 0;
       for (float p : row) {
         REQUIRE(p >= lda::probability_floor);
@@ -121,7 +128,8 @@ TEST_CASE("lda: Dirichlet rows are normalised and floored, never zero or NaN", "
   }
   // With a vanishing prior every draw underflows: the row falls back to uniform.
   std::vector<int> zeros(K, 0);
-  lda::dirichlet_row(1e-300, zeros.data(), K, {9, 1, lda::streams::theta}, 0, scratch.data(), row.data());
+  lda::dirichlet_row(1e-300, zeros.data(), K, {9, 1, lda::streams::theta}, 0, scratch.data(),
+                     row.data());
   for (float p : row) CHECK(p == Approx(1.0 / K));
   // The floor keeps a product of two entries a normal float.
   CHECK(std::isnormal(lda::probability_floor * lda::probability_floor));

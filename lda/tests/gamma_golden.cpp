@@ -15,7 +15,8 @@
 
 using namespace butterfly;
 
-TEST_CASE("lda: gamma variates reproduce the regression golden, " BUTTERFLY_GAMMA_ISA " build", "[lda][gamma][golden]") {
+TEST_CASE("lda: gamma variates reproduce the regression golden, " BUTTERFLY_GAMMA_ISA " build",
+          "[lda][gamma][golden]") {
   std::ifstream in(BUTTERFLY_GAMMA_GOLDEN);
   REQUIRE(in.good());
   for (const auto& row : test::gamma_golden_rows()) {
@@ -29,7 +30,8 @@ TEST_CASE("lda: gamma variates reproduce the regression golden, " BUTTERFLY_GAMM
       std::string hex;
       REQUIRE(fields >> hex);
       const double want = std::strtod(hex.c_str(), nullptr);
-      const double scalar = lda::gamma_variate(row.prior + row.counts[k], row.key, row.index0 + static_cast<std::uint64_t>(k));
+      const double scalar = lda::gamma_variate(row.prior + row.counts[k], row.key,
+                                               row.index0 + static_cast<std::uint64_t>(k));
       CAPTURE(k, row.counts[k], hex);
       REQUIRE(got[k] == want);
       REQUIRE(scalar == want);

@@ -29,7 +29,9 @@ inline std::vector<gamma_golden_row> gamma_golden_rows() {
                          std::vector<std::int32_t>(240)};
     for (auto& c : row.counts) {
       const auto x = gen() % 100;
-      c = x < 80 ? 0 : x < 97 ? static_cast<std::int32_t>(x % 7) : static_cast<std::int32_t>(gen() % 5000);
+      c = x < 80   ? 0
+          : x < 97 ? static_cast<std::int32_t>(x % 7)
+                   : static_cast<std::int32_t>(gen() % 5000);
     }
     rows.push_back(row);
   }

@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   }
   for (const auto& row : butterfly::test::gamma_golden_rows()) {
     std::vector<double> g(row.counts.size());
-    butterfly::lda::gamma_row(row.prior, row.counts.data(), static_cast<int>(g.size()), row.key, row.index0, g.data());
+    butterfly::lda::gamma_row(row.prior, row.counts.data(), static_cast<int>(g.size()), row.key,
+                              row.index0, g.data());
     for (std::size_t k = 0; k < g.size(); ++k) std::fprintf(f, k ? " %a" : "%a", g[k]);
     std::fprintf(f, "\n");
   }

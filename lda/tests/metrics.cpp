@@ -13,8 +13,8 @@
 #include <cmath>
 #include <vector>
 
-#include "butterfly/lda/evaluation.hpp"
 #include "butterfly/lda/chain.hpp"
+#include "butterfly/lda/evaluation.hpp"
 #include "butterfly/lda/sampler.hpp"
 #include "synthetic.hpp"
 
@@ -27,11 +27,13 @@ long double log_likelihood_here(const lda::documents& d, const std::vector<float
                                 const std::vector<float>& phi, int K) {
   long double ll = 0;
   for (std::int64_t m = 0; m < d.num_docs(); ++m)
-    for (std::int64_t t = d.doc_offsets[static_cast<std::size_t>(m)]; t < d.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t) {
+    for (std::int64_t t = d.doc_offsets[static_cast<std::size_t>(m)];
+         t < d.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t) {
       const std::int64_t w = d.words[static_cast<std::size_t>(t)];
       long double p = 0;
       for (int k = 0; k < K; ++k)
-        p += static_cast<long double>(theta[static_cast<std::size_t>(m * K + k)]) * phi[static_cast<std::size_t>(w * K + k)];
+        p += static_cast<long double>(theta[static_cast<std::size_t>(m * K + k)]) *
+             phi[static_cast<std::size_t>(w * K + k)];
       ll += std::log(p);
     }
   return ll;
@@ -48,7 +50,7 @@ TEST_CASE("lda metrics: the log-likelihood of a hand-worked case", "[lda][metric
   lda::chain chain(d.view(), {2, 0.1, 0.01}, 1, {});
   lda::state s;
   s.theta = {0.5f, 0.5f, 0.25f, 0.75f};
-  s.phi = {0.5f, 0.25f,   // word 0
+  s.phi = {0.5f,  0.25f,  // word 0
            0.25f, 0.25f,  // word 1
            0.25f, 0.5f};  // word 2
   s.z = {0, 0, 0, 0, 0};
@@ -61,7 +63,8 @@ TEST_CASE("lda metrics: the log-likelihood of a hand-worked case", "[lda][metric
         Approx(static_cast<double>(by_hand)).epsilon(1e-15));
 }
 
-TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-double recomputation", "[lda][metrics]") {
+TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-double recomputation",
+          "[lda][metrics]") {
   const int K = 7;
   const auto c = make_synthetic(K, 120, 90, 35, 0.2, 0.05, 17);
   for (auto e : {lda::estimator::sample, lda::estimator::mean}) {
@@ -69,8 +72,8 @@ TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-doub
     auto s = chain.initial_state();
     for (int i = 0; i < 4; ++i) chain.iterate(s);
     const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, K);
-    INFO("estimator " << lda::estimator_name(e) << ": library " << chain.log_likelihood(s) << ", here "
-                      << static_cast<double>(here));
+    INFO("estimator " << lda::estimator_name(e) << ": library " << chain.log_likelihood(s)
+                      << ", here " << static_cast<double>(here));
     // Double accumulation over 3150 tokens: relative error far below 1e-12.
     CHECK(chain.log_likelihood(s) == Approx(static_cast<double>(here)).epsilon(1e-12));
   }
@@ -79,11 +82,14 @@ TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-doub
 // collapsed's sampler holds no theta or phi and sums the log-likelihood sparsely (steps.hpp,
 // likelihood_blocks): against the dense sum of its theta and phi, made whole here. K = 70, so
 // that most words have fewer topics than K.
-TEST_CASE("lda metrics: the log-likelihood of a chain that holds only z equals a long-double recomputation",
-          "[lda][metrics]") {
+TEST_CASE(
+    "lda metrics: the log-likelihood of a chain that holds only z equals a long-double "
+    "recomputation",
+    "[lda][metrics]") {
   const int K = 70;
   const auto c = make_synthetic(K, 120, 90, 35, 0.2, 0.05, 17);
-  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 3, {algorithm::butterfly, 0, lda::estimator::collapsed});
+  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 3,
+                   {algorithm::butterfly, 0, lda::estimator::collapsed});
   lda::sampler smp(chain);
   for (int i = 0; i < 4; ++i) smp.iterate();
   REQUIRE_FALSE(smp.holds_model());
@@ -108,7 +114,8 @@ TEST_CASE("lda metrics: document-completion perplexity of a hand-worked case", "
   test.doc_offsets = {0, 6, 10};
   // Document 0: theta_est = (3.5, 0.5) / 4; scored p = 0.875 * 0.5, 0.125 * 0.5, 0.125 * 0.5.
   // Document 1: theta_est = (0.5, 2.5) / 3; scored p = 2.5/3 * 0.5, 0.5/3 * 0.5.
-  const long double ll = std::log(0.4375L) + 2 * std::log(0.0625L) + std::log(2.5L / 6) + std::log(0.5L / 6);
+  const long double ll =
+      std::log(0.4375L) + 2 * std::log(0.0625L) + std::log(2.5L / 6) + std::log(0.5L / 6);
   const long double perplexity = std::exp(-ll / 5);
   lda::fold_in_options o;
   o.sweeps = 6;
@@ -117,14 +124,16 @@ TEST_CASE("lda metrics: document-completion perplexity of a hand-worked case", "
   CHECK(r.scored_tokens == 5);
   CHECK(r.log_likelihood == Approx(static_cast<double>(ll)).epsilon(1e-6));
   CHECK(r.perplexity == Approx(static_cast<double>(perplexity)).epsilon(1e-6));
-  CHECK(static_cast<double>(perplexity) == Approx(7.00375).epsilon(1e-5));  // exp(9.73223 / 5), by hand
+  CHECK(static_cast<double>(perplexity) ==
+        Approx(7.00375).epsilon(1e-5));  // exp(9.73223 / 5), by hand
 }
 
 // 8 topics over 300 words (Dirichlet(0.05) columns), 500 training and 100 held-out documents
 // of 60 tokens. The true phi's held-out perplexity is the target; the trained model (mean
 // estimator, 60 iterations) must come within 5% of it, and cannot beat it by more than the
 // fold-in's noise.
-TEST_CASE("lda metrics: trained held-out perplexity is within 5% of the true phi's", "[lda][metrics]") {
+TEST_CASE("lda metrics: trained held-out perplexity is within 5% of the true phi's",
+          "[lda][metrics]") {
   const int K = 8;
   const std::int64_t V = 300;
   const double alpha = 0.2, beta = 0.05;
@@ -133,7 +142,8 @@ TEST_CASE("lda metrics: trained held-out perplexity is within 5% of the true phi
   train.vocab_size = test.vocab_size = V;
   for (std::int64_t m = 0; m < 600; ++m) {
     auto& d = m < 500 ? train : test;
-    for (auto t = all.docs.doc_offsets[static_cast<std::size_t>(m)]; t < all.docs.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t)
+    for (auto t = all.docs.doc_offsets[static_cast<std::size_t>(m)];
+         t < all.docs.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t)
       d.words.push_back(all.docs.words[static_cast<std::size_t>(t)]);
     d.doc_offsets.push_back(static_cast<std::int64_t>(d.words.size()));
   }
@@ -158,8 +168,10 @@ TEST_CASE("lda metrics: trained held-out perplexity is within 5% of the true phi
 // iteration of the sample estimator then draws theta[m,:] ~ Dirichlet(alpha + n_m,:) and
 // phi[:,k] ~ Dirichlet(beta + n_:,k); averaged over seeds they must approach the Dirichlet
 // means, each within 4.5 standard errors (Beta marginal variance / seeds).
-TEST_CASE("lda metrics: with z fixed, the sample estimator's theta and phi average to (n + prior) / (total + K prior)",
-          "[lda][metrics]") {
+TEST_CASE(
+    "lda metrics: with z fixed, the sample estimator's theta and phi average to (n + prior) / "
+    "(total + K prior)",
+    "[lda][metrics]") {
   const int K = 4, M = 6, V = 8, seeds = 1000;
   const double alpha = 0.3, beta = 0.2;
   lda::document_set d;
@@ -172,7 +184,8 @@ TEST_CASE("lda metrics: with z fixed, the sample estimator's theta and phi avera
   std::vector<int> n_mk(M * K, 0), n_wk(V * K, 0), n_k(K, 0);
   std::vector<std::int32_t> want_z;
   for (int m = 0; m < M; ++m)
-    for (auto t = d.doc_offsets[static_cast<std::size_t>(m)]; t < d.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t) {
+    for (auto t = d.doc_offsets[static_cast<std::size_t>(m)];
+         t < d.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t) {
       const int w = d.words[static_cast<std::size_t>(t)];
       const int k = 2 * (m % 2) + w % 2;
       want_z.push_back(k);
@@ -202,13 +215,16 @@ TEST_CASE("lda metrics: with z fixed, the sample estimator's theta and phi avera
   // Beta(a, a0 - a) marginal of a Dirichlet: mean a / a0, variance a (a0 - a) / (a0^2 (a0 + 1)).
   auto check_mean = [&](double got, double a, double a0, const char* what, int row, int k) {
     const double mean = a / a0, sd = std::sqrt(a * (a0 - a) / (a0 * a0 * (a0 + 1)) / seeds);
-    INFO(what << "[" << row << "," << k << "]: average " << got << ", Dirichlet mean " << mean << ", standard error " << sd);
+    INFO(what << "[" << row << "," << k << "]: average " << got << ", Dirichlet mean " << mean
+              << ", standard error " << sd);
     CHECK(std::abs(got - mean) < 4.5 * sd + 1e-6);
   };
   for (int m = 0; m < M; ++m)
     for (int k = 0; k < K; ++k)
-      check_mean(theta_sum[m * K + k] / seeds, n_mk[m * K + k] + alpha, lengths[m] + K * alpha, "theta", m, k);
+      check_mean(theta_sum[m * K + k] / seeds, n_mk[m * K + k] + alpha, lengths[m] + K * alpha,
+                 "theta", m, k);
   for (int w = 0; w < V; ++w)
     for (int k = 0; k < K; ++k)
-      check_mean(phi_sum[w * K + k] / seeds, n_wk[w * K + k] + beta, n_k[k] + V * beta, "phi", w, k);
+      check_mean(phi_sum[w * K + k] / seeds, n_wk[w * K + k] + beta, n_k[k] + V * beta, "phi", w,
+                 k);
 }

@@ -13,10 +13,11 @@
 // The state is first_tokens.hpp's (its document of one token has only uniform doc proposals).
 #include <catch2/catch.hpp>
 
+#include "butterfly/lda/metropolis.hpp"
+
 #include <algorithm>
 #include <vector>
 
-#include "butterfly/lda/metropolis.hpp"
 #include "first_tokens.hpp"
 
 using namespace butterfly;
@@ -47,8 +48,10 @@ std::vector<double> times(const std::vector<double>& row, const matrix& P) {
 
 }  // namespace
 
-TEST_CASE("lda: the mh sweep moves a document's first token by its Metropolis-Hastings kernels (chi-square)",
-          "[lda][mh]") {
+TEST_CASE(
+    "lda: the mh sweep moves a document's first token by its Metropolis-Hastings kernels "
+    "(chi-square)",
+    "[lda][mh]") {
   const test::first_token_state st;
   const int K = st.K;
   const double alpha = st.alpha, beta = st.beta;
@@ -78,7 +81,8 @@ TEST_CASE("lda: the mh sweep moves a document's first token by its Metropolis-Ha
     p[o] = 1.0;
     for (int c = 0; c < lda::steps::mh_cycles; ++c) p = times(times(p, D), W);
     const test::chi_square fit(observed[static_cast<std::size_t>(m)], p);
-    INFO("document " << m << ": chi2 " << fit.statistic << " on " << fit.degrees << " degrees of freedom");
+    INFO("document " << m << ": chi2 " << fit.statistic << " on " << fit.degrees
+                     << " degrees of freedom");
     CHECK(fit.p_value > 1e-3);
   }
 }

@@ -11,8 +11,8 @@ using namespace butterfly;
 
 TEST_CASE("lda: warp packing never changes z on the states of a real run (AP, 12 iterations)",
           "[lda][warp-packing]") {
-  const io::corpus ap = io::read_uci(BUTTERFLY_DATA "/ap/docword.ap.txt.gz",
-                                     BUTTERFLY_DATA "/ap/vocab.ap.txt");
+  const io::corpus ap =
+      io::read_uci(BUTTERFLY_DATA "/ap/docword.ap.txt.gz", BUTTERFLY_DATA "/ap/vocab.ap.txt");
   const lda::documents docs{ap.doc_offsets, ap.words, ap.vocab_size()};
   const lda::hyperparameters h;  // the program's defaults: K = 20, alpha 0.1, beta 0.01
   const lda::chain chain(docs, h, 1, {algorithm::butterfly});

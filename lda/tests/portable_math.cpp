@@ -7,14 +7,14 @@
 // Bounds: log 1 ulp, exp 2 ulp, cos_2pi 2 ulp relative (measured: 0.84, 1.80, 1.59).
 #include <catch2/catch.hpp>
 
+#include "butterfly/lda/portable_math.hpp"
+
+#include <quadmath.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
-
-#include <quadmath.h>
-
-#include "butterfly/lda/portable_math.hpp"
 
 namespace pm = butterfly::lda::portable;
 
@@ -33,10 +33,12 @@ constexpr int samples = 1 << 18;
 
 }  // namespace
 
-TEST_CASE("portable math: log is within 1 ulp over all positive normal doubles", "[portable_math]") {
+TEST_CASE("portable math: log is within 1 ulp over all positive normal doubles",
+          "[portable_math]") {
   std::mt19937_64 g(11);
   for (int i = 0; i < samples; ++i) {
-    const std::uint64_t bits = 0x0010000000000000ull + g() % (0x7ff0000000000000ull - 0x0010000000000000ull);
+    const std::uint64_t bits =
+        0x0010000000000000ull + g() % (0x7ff0000000000000ull - 0x0010000000000000ull);
     double wide;
     std::memcpy(&wide, &bits, sizeof wide);
     for (double x : {wide, 2.0 * uniform(g) + 0x1p-60}) {
@@ -64,7 +66,8 @@ TEST_CASE("portable math: exp is within 2 ulp, 0 and inf at the ends", "[portabl
   CHECK(std::isinf(pm::exp(1e300)));
 }
 
-TEST_CASE("portable math: cos(2 pi u) is within 2 ulp for the uniforms Box-Muller uses", "[portable_math]") {
+TEST_CASE("portable math: cos(2 pi u) is within 2 ulp for the uniforms Box-Muller uses",
+          "[portable_math]") {
   std::mt19937_64 g(13);
   const __float128 two_pi = 2 * acosq(static_cast<__float128>(-1));
   // Every octant boundary and its neighbours, then random 32-bit words.

@@ -12,13 +12,15 @@
 
 using namespace butterfly;
 
-TEST_CASE("lda searches: first_above and search_without find the first running sum above v", "[lda][searches]") {
+TEST_CASE("lda searches: first_above and search_without find the first running sum above v",
+          "[lda][searches]") {
   std::mt19937 gen(7);
   for (int n = 1; n <= 300; n += (n < 20 ? 1 : 37)) {
     for (int trial = 0; trial < 20; ++trial) {
       std::vector<double> sums(static_cast<std::size_t>(n));
       double sum = 0.0;
-      for (double& s : sums) s = sum += (gen() % 4 == 0) ? 0.0 : static_cast<double>(gen() % 100) / 7.0;  // ties too
+      for (double& s : sums)
+        s = sum += (gen() % 4 == 0) ? 0.0 : static_cast<double>(gen() % 100) / 7.0;  // ties too
       for (int q = 0; q < 50; ++q) {
         const double v = q < 10 ? sums[gen() % static_cast<unsigned>(n)]
                                 : std::uniform_real_distribution<double>(-1.0, sum + 1.0)(gen);

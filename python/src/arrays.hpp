@@ -1,7 +1,7 @@
 // NumPy arrays, and objects NumPy views without copying (CPU torch tensors through
-// __array__, buffers), as butterfly spans. Nothing is ever copied or converted: a wrong dtype is a TypeError and a
-// wrong shape or layout a ValueError naming the argument, because a silent conversion would
-// copy the whole array on every call of a caller's hot loop.
+// __array__, buffers), as butterfly spans. Nothing is ever copied or converted: a wrong dtype is a
+// TypeError and a wrong shape or layout a ValueError naming the argument, because a silent
+// conversion would copy the whole array on every call of a caller's hot loop.
 #pragma once
 
 #include <pybind11/numpy.h>

@@ -24,7 +24,8 @@ void add_device_arrays(pybind11::module_& m);
 pybind11::object draw_rows_device(const pybind11::object& weights, const draw_options& options,
                                   const pybind11::object& out);
 pybind11::object draw_topics_device(const pybind11::object& theta, const pybind11::object& phi,
-                                    const pybind11::object& doc_offsets, const pybind11::object& words,
-                                    const draw_options& options, const pybind11::object& out);
+                                    const pybind11::object& doc_offsets,
+                                    const pybind11::object& words, const draw_options& options,
+                                    const pybind11::object& out);
 
 }  // namespace butterfly::python

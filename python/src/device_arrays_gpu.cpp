@@ -3,12 +3,12 @@
 // first array names (version 3's "stream": 1 and 2 are CUDA's legacy and per-thread default
 // streams, absent = the default stream); and butterfly.device_array. Run on the emulated
 // device (tests/python/test_device.py); compile-checked for CUDA and HIP.
+#include <pybind11/numpy.h>
+
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <pybind11/numpy.h>
 
 #include "device_arrays.hpp"
 
@@ -33,10 +33,11 @@ struct device_array {
 
 // The interface of `o`, checked as the host arrays are: exact dtype (typestr), ndim,
 // C-contiguous, writable where written.
-device_array interface_of(const py::object& o, const char* name, const char* typestr, std::size_t item,
-                          std::size_t ndim, bool written) {
+device_array interface_of(const py::object& o, const char* name, const char* typestr,
+                          std::size_t item, std::size_t ndim, bool written) {
   if (!py::hasattr(o, "__cuda_array_interface__"))
-    throw py::type_error(std::string(name) + " must be a GPU array like the others (__cuda_array_interface__)");
+    throw py::type_error(std::string(name) +
+                         " must be a GPU array like the others (__cuda_array_interface__)");
   const py::dict d = o.attr("__cuda_array_interface__");
   const auto type = d["typestr"].cast<std::string>();
   if (type != typestr)
@@ -52,7 +53,8 @@ device_array interface_of(const py::object& o, const char* name, const char* typ
     py::ssize_t expected = static_cast<py::ssize_t>(item);
     for (std::size_t i = ndim; i-- > 0;) {
       if (a.shape[i] > 1 && strides[i] != expected)
-        throw py::value_error(std::string(name) + " must be C-contiguous (butterfly reads it in place)");
+        throw py::value_error(std::string(name) +
+                              " must be C-contiguous (butterfly reads it in place)");
       expected *= a.shape[i];
     }
   }
@@ -75,7 +77,8 @@ device_array output(const py::object& out, std::size_t n) {
                          " entries (e.g. torch.empty(n, dtype=torch.int32, device='cuda'))");
   device_array a = interface_of(out, "out", "<i4", 4, 1, true);
   if (a.size() != n)
-    throw py::value_error("out has " + std::to_string(a.size()) + " entries, needs " + std::to_string(n));
+    throw py::value_error("out has " + std::to_string(a.size()) + " entries, needs " +
+                          std::to_string(n));
   return a;
 }
 
@@ -89,7 +92,8 @@ class device_copy {
         shape_(a.shape(), a.shape() + a.ndim()),
         bytes_(static_cast<std::size_t>(a.nbytes())) {
     if (!(a.flags() & py::array::c_style))
-      throw py::value_error("device_array: the array must be C-contiguous (np.ascontiguousarray(a))");
+      throw py::value_error(
+          "device_array: the array must be C-contiguous (np.ascontiguousarray(a))");
     if (a.nbytes() > 0) {
       const auto* p = static_cast<const std::uint8_t*>(a.data());
       bytes_.copy_from(span<const std::uint8_t>(p, bytes_.size()));
@@ -109,7 +113,8 @@ class device_copy {
   py::array to_host() const {
     py::array out(dtype_, shape_);
     if (bytes_.size() > 0)
-      bytes_.copy_to(span<std::uint8_t>(static_cast<std::uint8_t*>(out.mutable_data()), bytes_.size()));
+      bytes_.copy_to(
+          span<std::uint8_t>(static_cast<std::uint8_t*>(out.mutable_data()), bytes_.size()));
     return out;
   }
 
@@ -127,24 +132,28 @@ bool is_device_array(const py::object& o) { return py::hasattr(o, "__cuda_array_
 void add_device_arrays(py::module_& m) {
   py::class_<device_copy>(m, "device_array",
                           "A NumPy array copied into the backend's device memory, exposed through "
-                          "__cuda_array_interface__ (drawn in place like a torch CUDA tensor); to_host() copies it back.")
+                          "__cuda_array_interface__ (drawn in place like a torch CUDA tensor); "
+                          "to_host() copies it back.")
       .def(py::init<const py::array&>(), py::arg("array"))
       .def_property_readonly("__cuda_array_interface__", &device_copy::interface)
       .def("to_host", &device_copy::to_host, "A NumPy copy of the device array.");
 }
 
-py::object draw_rows_device(const py::object& weights, const draw_options& options, const py::object& out) {
+py::object draw_rows_device(const py::object& weights, const draw_options& options,
+                            const py::object& out) {
   const device_array w = interface_of(weights, "weights", "<f4", 4, 2, false);
   const device_array z = output(out, static_cast<std::size_t>(w.shape[0]));
   {
     py::gil_scoped_release unlocked;
-    gpu::draw_rows(view<const float>(w), static_cast<int>(w.shape[1]), view<std::int32_t>(z), options, w.stream);
+    gpu::draw_rows(view<const float>(w), static_cast<int>(w.shape[1]), view<std::int32_t>(z),
+                   options, w.stream);
   }
   return out;
 }
 
-py::object draw_topics_device(const py::object& theta, const py::object& phi, const py::object& doc_offsets,
-                              const py::object& words, const draw_options& options, const py::object& out) {
+py::object draw_topics_device(const py::object& theta, const py::object& phi,
+                              const py::object& doc_offsets, const py::object& words,
+                              const draw_options& options, const py::object& out) {
   const device_array t = interface_of(theta, "theta", "<f4", 4, 2, false);
   const device_array p = interface_of(phi, "phi", "<f4", 4, 2, false);
   if (t.shape[1] != p.shape[1])
@@ -156,8 +165,8 @@ py::object draw_topics_device(const py::object& theta, const py::object& phi, co
   {
     py::gil_scoped_release unlocked;
     gpu::draw_topics(view<const float>(t), view<const float>(p), static_cast<int>(t.shape[1]),
-                     view<const std::int64_t>(o), view<const std::int32_t>(w), view<std::int32_t>(z), options,
-                     t.stream);
+                     view<const std::int64_t>(o), view<const std::int32_t>(w),
+                     view<std::int32_t>(z), options, t.stream);
   }
   return out;
 }

@@ -36,7 +36,8 @@ py::array_t<T> to_numpy(const std::vector<T>& v) {
   return py::array_t<T>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
-lda::document_set documents_of(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size) {
+lda::document_set documents_of(const py::object& doc_offsets, const py::object& words,
+                               std::int64_t vocab_size) {
   const auto o = input_int64(doc_offsets, "doc_offsets");
   const auto w = input_int32(words, "words");
   lda::document_set d;
@@ -65,7 +66,8 @@ lda::hyperparameters hyper_of(int num_topics, double alpha, double beta) {
   return h;
 }
 
-std::vector<float> phi_of(const py::object& phi, const lda::hyperparameters& h, std::int64_t vocab_size) {
+std::vector<float> phi_of(const py::object& phi, const lda::hyperparameters& h,
+                          std::int64_t vocab_size) {
   const matrix p = input_matrix(phi, "phi");
   if (p.rows != vocab_size || p.cols != h.num_topics)
     throw py::value_error("phi must be V x K = " + std::to_string(vocab_size) + " x " +
@@ -90,14 +92,15 @@ std::uint64_t checksum_of(const lda::document_set& d, std::vector<std::string> v
 class trainer {
  public:
   trainer(const py::object& doc_offsets, const py::object& words, std::int64_t vocab_size,
-          std::vector<std::string> vocabulary, std::optional<lda::corpus_file> corpus, lda::training_options o,
-          const std::string& checkpoint, bool resume)
+          std::vector<std::string> vocabulary, std::optional<lda::corpus_file> corpus,
+          lda::training_options o, const std::string& checkpoint, bool resume)
       : docs_(documents_of(doc_offsets, words, vocab_size)) {
     lda::check(o.hyper);
     py::gil_scoped_release unlocked;
     std::optional<lda::resume_from> from;
     if (resume) from = lda::resume_from{lda::load_checkpoint(checkpoint), checkpoint};
-    run_ = std::make_unique<lda::trainer>(docs_.view(), checksum_of(docs_, std::move(vocabulary)), o, std::move(from));
+    run_ = std::make_unique<lda::trainer>(docs_.view(), checksum_of(docs_, std::move(vocabulary)),
+                                          o, std::move(from));
     if (corpus) run_->set_corpus_file(std::move(*corpus));
     lda::training_events e;
     e.checkpoint_path = checkpoint;
@@ -114,7 +117,9 @@ class trainer {
 
   std::uint32_t iteration() const { return run_->iteration(); }
   // The model's rows, copied from the device (GPU builds) only when read.
-  py::array_t<float> theta() { return matrix_of(run_->model().theta, run_->training_documents().num_docs()); }
+  py::array_t<float> theta() {
+    return matrix_of(run_->model().theta, run_->training_documents().num_docs());
+  }
   py::array_t<float> phi() { return matrix_of(run_->model().phi, docs_.vocab_size); }
   py::array_t<std::int32_t> z() { return to_numpy(run_->z()); }
   double log_likelihood() {
@@ -128,14 +133,15 @@ class trainer {
 
  private:
   py::array_t<float> matrix_of(const lda::row_reader& rows, std::int64_t n) {
-    py::array_t<float> a({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(run_->options().hyper.num_topics)});
+    py::array_t<float> a(
+        {static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(run_->options().hyper.num_topics)});
     float* out = a.mutable_data();
     py::gil_scoped_release unlocked;
     rows(0, n, out);
     return a;
   }
 
-  const lda::document_set docs_;        // the trainer views it
+  const lda::document_set docs_;       // the trainer views it
   std::unique_ptr<lda::trainer> run_;  // the state, where the backend keeps its memory
 };
 
@@ -157,9 +163,9 @@ py::dict training_defaults() {
 
 lda::training_options options_of(int num_topics, double alpha, double beta, std::uint64_t seed,
                                  const std::string& method, const std::string& estimator, int width,
-                                 std::optional<std::uint32_t> start_topics, std::uint32_t iterations,
-                                 std::optional<std::uint32_t> average, std::uint32_t checkpoint_every,
-                                 int fold_in_sweeps) {
+                                 std::optional<std::uint32_t> start_topics,
+                                 std::uint32_t iterations, std::optional<std::uint32_t> average,
+                                 std::uint32_t checkpoint_every, int fold_in_sweeps) {
   lda::training_options o;
   o.hyper = {num_topics, alpha, beta};
   o.seed = seed;
@@ -175,8 +181,8 @@ lda::training_options options_of(int num_topics, double alpha, double beta, std:
   return o;
 }
 
-py::tuple read_corpus_py(const std::string& path, const std::string& format, const std::string& vocab,
-                         const std::string& stopwords, int min_df) {
+py::tuple read_corpus_py(const std::string& path, const std::string& format,
+                         const std::string& vocab, const std::string& stopwords, int min_df) {
   io::text_options t;
   t.stopwords_path = stopwords;
   t.min_df = min_df;
@@ -188,8 +194,9 @@ py::tuple read_corpus_py(const std::string& path, const std::string& format, con
   return py::make_tuple(to_numpy(c.doc_offsets), to_numpy(c.words), c.vocab);
 }
 
-py::array_t<float> infer_theta_py(const py::object& doc_offsets, const py::object& words, const py::object& phi,
-                                  int num_topics, double alpha, double beta, int sweeps, std::uint64_t seed) {
+py::array_t<float> infer_theta_py(const py::object& doc_offsets, const py::object& words,
+                                  const py::object& phi, int num_topics, double alpha, double beta,
+                                  int sweeps, std::uint64_t seed) {
   const lda::hyperparameters h = hyper_of(num_topics, alpha, beta);
   const auto p = input_matrix(phi, "phi");
   const lda::document_set d = documents_of(doc_offsets, words, p.rows);
@@ -202,8 +209,9 @@ py::array_t<float> infer_theta_py(const py::object& doc_offsets, const py::objec
   return to_numpy(theta, d.view().num_docs(), num_topics);
 }
 
-double completion_perplexity_py(const py::object& doc_offsets, const py::object& words, const py::object& phi,
-                                int num_topics, double alpha, double beta, int sweeps, std::uint64_t seed) {
+double completion_perplexity_py(const py::object& doc_offsets, const py::object& words,
+                                const py::object& phi, int num_topics, double alpha, double beta,
+                                int sweeps, std::uint64_t seed) {
   const lda::hyperparameters h = hyper_of(num_topics, alpha, beta);
   const auto p = input_matrix(phi, "phi");
   const lda::document_set d = documents_of(doc_offsets, words, p.rows);
@@ -217,27 +225,31 @@ double completion_perplexity_py(const py::object& doc_offsets, const py::object&
 void add_lda(py::module_& m) {
   using namespace pybind11::literals;
   m.def("_read_corpus", &read_corpus_py, "path"_a, "format"_a, "vocab"_a, "stopwords"_a, "min_df"_a,
-        "(doc_offsets, words, vocab) of a corpus file; format '' = guessed from the name as butterfly-lda does");
-  m.def("_infer_theta", &infer_theta_py, "doc_offsets"_a, "words"_a, "phi"_a, "num_topics"_a, "alpha"_a, "beta"_a,
-        "sweeps"_a, "seed"_a);
-  m.def("_completion_perplexity", &completion_perplexity_py, "doc_offsets"_a, "words"_a, "phi"_a, "num_topics"_a,
+        "(doc_offsets, words, vocab) of a corpus file; format '' = guessed from the name as "
+        "butterfly-lda does");
+  m.def("_infer_theta", &infer_theta_py, "doc_offsets"_a, "words"_a, "phi"_a, "num_topics"_a,
         "alpha"_a, "beta"_a, "sweeps"_a, "seed"_a);
+  m.def("_completion_perplexity", &completion_perplexity_py, "doc_offsets"_a, "words"_a, "phi"_a,
+        "num_topics"_a, "alpha"_a, "beta"_a, "sweeps"_a, "seed"_a);
   m.def("_format_from_name", &io::format_from_name, "path"_a);
   m.def("_training_defaults", &training_defaults);
-  m.def("_training_options", &options_of, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a, "estimator"_a,
-        "width"_a, "start_topics"_a, "iterations"_a, "average"_a, "checkpoint_every"_a, "fold_in_sweeps"_a);
+  m.def("_training_options", &options_of, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
+        "estimator"_a, "width"_a, "start_topics"_a, "iterations"_a, "average"_a,
+        "checkpoint_every"_a, "fold_in_sweeps"_a);
   py::class_<lda::training_options>(m, "_TrainingOptions");
   py::class_<lda::corpus_file>(m, "_CorpusFile")
-      .def(py::init([](std::string format, std::string path, std::string vocab, std::string stopwords, int min_df) {
-             return lda::corpus_file{std::move(format), std::move(path), std::move(vocab), std::move(stopwords),
-                                     min_df};
+      .def(py::init([](std::string format, std::string path, std::string vocab,
+                       std::string stopwords, int min_df) {
+             return lda::corpus_file{std::move(format), std::move(path), std::move(vocab),
+                                     std::move(stopwords), min_df};
            }),
            "format"_a, "path"_a, "vocab"_a, "stopwords"_a, "min_df"_a);
   py::class_<trainer>(m, "_Trainer")
       .def(py::init<const py::object&, const py::object&, std::int64_t, std::vector<std::string>,
-                    std::optional<lda::corpus_file>, lda::training_options, const std::string&, bool>(),
-           "doc_offsets"_a, "words"_a, "vocab_size"_a, "vocabulary"_a, "corpus"_a, "options"_a, "checkpoint"_a,
-           "resume"_a)
+                    std::optional<lda::corpus_file>, lda::training_options, const std::string&,
+                    bool>(),
+           "doc_offsets"_a, "words"_a, "vocab_size"_a, "vocabulary"_a, "corpus"_a, "options"_a,
+           "checkpoint"_a, "resume"_a)
       .def("iterate", &trainer::iterate)
       .def_property_readonly("iteration", &trainer::iteration)
       .def("theta", &trainer::theta)

@@ -12,7 +12,8 @@ namespace butterfly::python {
 void add_threads(pybind11::module_& m) {
   // Returns whether this backend uses host threads that the count applies to.
   m.def("_set_threads", [](int threads) {
-    if (threads < 1) throw pybind11::value_error("threads must be at least 1, got " + std::to_string(threads));
+    if (threads < 1)
+      throw pybind11::value_error("threads must be at least 1, got " + std::to_string(threads));
     return detail::configured_executor().set_threads(threads);
   });
 }

@@ -3,6 +3,8 @@
 // reading model.json, bad arguments and bad input files.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -13,8 +15,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/npy.hpp"
@@ -58,14 +58,31 @@ struct workspace {
   }
 };
 
-const std::vector<std::string> output_files = {"phi.npy", "theta.npy", "topics.txt", "vocab.txt",
-                                               "metrics.jsonl", "model.json"};
+const std::vector<std::string> output_files = {"phi.npy",   "theta.npy",     "topics.txt",
+                                               "vocab.txt", "metrics.jsonl", "model.json"};
 
-std::vector<std::string> small_run(const workspace& ws, const std::string& out, std::vector<std::string> extra = {}) {
-  std::vector<std::string> a = {"train", "--docword", ws.path("docword.small.txt"), "--vocab",
-                                ws.path("vocab.small.txt"), "--topics", "6", "--iterations", "12",
-                                "--eval-every", "2", "--holdout", "0.1", "--fold-in-sweeps", "4",
-                                "--seed", "5", "--quiet", "--out", out};
+std::vector<std::string> small_run(const workspace& ws, const std::string& out,
+                                   std::vector<std::string> extra = {}) {
+  std::vector<std::string> a = {"train",
+                                "--docword",
+                                ws.path("docword.small.txt"),
+                                "--vocab",
+                                ws.path("vocab.small.txt"),
+                                "--topics",
+                                "6",
+                                "--iterations",
+                                "12",
+                                "--eval-every",
+                                "2",
+                                "--holdout",
+                                "0.1",
+                                "--fold-in-sweeps",
+                                "4",
+                                "--seed",
+                                "5",
+                                "--quiet",
+                                "--out",
+                                out};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -119,7 +136,8 @@ TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
     CHECK(record.at("heldout_perplexity").get<double>() > 1);
   }
   char printed[64];
-  std::snprintf(printed, sizeof printed, "log-likelihood after 12 iterations: %.6e", last_log_likelihood);
+  std::snprintf(printed, sizeof printed, "log-likelihood after 12 iterations: %.6e",
+                last_log_likelihood);
   CHECK_THAT(r.out, Catch::Contains(printed));
   const auto model = nlohmann::json::parse(slurp(ws.path("model/model.json")));
   CHECK(model.at("format") == "butterfly-lda model");
@@ -144,8 +162,9 @@ TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
     const auto t = run(ws.dir, {"topics", "--model", "model", "--top-words", "3"});
     REQUIRE(t.exit_code == 0);
     CHECK(count_lines(t.out) == 6);
-    const auto i = run(ws.dir, {"infer", "--model", "model", "--docword", "docword.small.txt", "--vocab",
-                                "vocab.small.txt", "--out", "new-theta.npy", "--sweeps", "6"});
+    const auto i =
+        run(ws.dir, {"infer", "--model", "model", "--docword", "docword.small.txt", "--vocab",
+                     "vocab.small.txt", "--out", "new-theta.npy", "--sweeps", "6"});
     INFO(i.err);
     REQUIRE(i.exit_code == 0);
     const auto th = butterfly::io::read_npy(ws.path("new-theta.npy"));
@@ -170,7 +189,9 @@ TEST_CASE("cli: the same seed gives byte-identical output files, another seed do
   // Another algorithm draws another chain (its sums round differently) but the same model
   // statistically: model.json names it, and its final training log-likelihood is within 2%.
   // (The algorithm draws z for mean and sample; the default, collapsed, draws without it.)
-  REQUIRE(run(ws.dir, small_run(ws, "c", {"--algorithm", "basic", "--estimator", "mean"})).exit_code == 0);
+  REQUIRE(
+      run(ws.dir, small_run(ws, "c", {"--algorithm", "basic", "--estimator", "mean"})).exit_code ==
+      0);
   REQUIRE(run(ws.dir, small_run(ws, "m", {"--estimator", "mean"})).exit_code == 0);
   CHECK(nlohmann::json::parse(slurp(ws.path("c/model.json"))).at("algorithm") == "basic");
   CHECK(nlohmann::json::parse(slurp(ws.path("m/model.json"))).at("algorithm") == "butterfly");
@@ -193,7 +214,8 @@ TEST_CASE("cli: the same seed gives byte-identical output files, another seed do
 // one or more points, resumes it with --resume until it finishes (the last resume by
 // butterfly-lda itself), and compares every output file with an uninterrupted run's, byte
 // for byte.
-TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted run's files", "[cli]") {
+TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted run's files",
+          "[cli]") {
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   const std::vector<std::string> ckpt = {"--checkpoint-every", "3"};
@@ -207,8 +229,8 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
   const std::vector<std::vector<std::string>> scenarios = {
       {"after-checkpoint:3"},
       {"mid-checkpoint:6"},
-      {"after-iteration:8"},             // metrics.jsonl already holds iteration 8
-      {"after-checkpoint:12"},           // finished iterating, outputs not written
+      {"after-iteration:8"},    // metrics.jsonl already holds iteration 8
+      {"after-checkpoint:12"},  // finished iterating, outputs not written
       {"after-checkpoint:3", "mid-checkpoint:9", "after-iteration:11"},
   };
   int n = 0;
@@ -218,7 +240,8 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
     auto r = run(ws.dir, small_run(ws, out, ckpt), {"BUTTERFLY_TEST_KILL=" + kills[0]}, faults);
     REQUIRE(r.signal == SIGKILL);
     for (std::size_t i = 1; i < kills.size(); ++i) {
-      r = run(ws.dir, {"train", "--resume", out, "--quiet"}, {"BUTTERFLY_TEST_KILL=" + kills[i]}, faults);
+      r = run(ws.dir, {"train", "--resume", out, "--quiet"}, {"BUTTERFLY_TEST_KILL=" + kills[i]},
+              faults);
       REQUIRE(r.signal == SIGKILL);
     }
     r = run(ws.dir, {"train", "--resume", out, "--quiet"});
@@ -228,26 +251,29 @@ TEST_CASE("cli: a run killed at any point and resumed gives the uninterrupted ru
   }
 
   SECTION("killed before the first checkpoint: nothing to resume") {
-    REQUIRE(run(ws.dir, small_run(ws, "early", ckpt), {"BUTTERFLY_TEST_KILL=mid-checkpoint:3"}, faults).signal ==
-            SIGKILL);
+    REQUIRE(
+        run(ws.dir, small_run(ws, "early", ckpt), {"BUTTERFLY_TEST_KILL=mid-checkpoint:3"}, faults)
+            .signal == SIGKILL);
     const auto r = run(ws.dir, {"train", "--resume", "early"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("early/checkpoint.bin") && Catch::Contains("cannot open"));
   }
 
   SECTION("a misspelt kill point is refused, not ignored") {
-    const auto r = run(ws.dir, small_run(ws, "typo", ckpt), {"BUTTERFLY_TEST_KILL=after-iteratoin:3"}, faults);
+    const auto r =
+        run(ws.dir, small_run(ws, "typo", ckpt), {"BUTTERFLY_TEST_KILL=after-iteratoin:3"}, faults);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("after-iteratoin:3"));
   }
 }
 
-
 // The options a resumed run takes from its checkpoint include --estimator and --width (the
 // defaults are collapsed and the native width; another estimator is the one to carry over, and
 // a width the backend supports other than its native one: 4 on the host backends; a backend
 // with one width, CUDA's 32, can only pass its native width).
-TEST_CASE("cli: --estimator sample and --width survive kill and resume and are written to model.json", "[cli]") {
+TEST_CASE(
+    "cli: --estimator sample and --width survive kill and resume and are written to model.json",
+    "[cli]") {
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   int width = butterfly::default_width();
@@ -256,12 +282,13 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
       width = w;
       break;
     }
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", "sample", "--width",
-                                        std::to_string(width)};
+  const std::vector<std::string> how = {
+      "--checkpoint-every", "3", "--estimator", "sample", "--width", std::to_string(width)};
   REQUIRE(run(ws.dir, small_run(ws, "default")).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "sample", how)).exit_code == 0);
-  REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
-          SIGKILL);
+  REQUIRE(
+      run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults)
+          .signal == SIGKILL);
   REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
   check_same_outputs(ws.path("sample"), ws.path("killed"));
   CHECK(slurp(ws.path("sample/phi.npy")) != slurp(ws.path("default/phi.npy")));
@@ -277,7 +304,9 @@ TEST_CASE("cli: --estimator sample and --width survive kill and resume and are w
 // The default model of a run of 100 iterations pools the sweeps 88, 92 and 96 with the last
 // (--average 4): checkpoints inside that window hold the kept sweeps, and a run killed there
 // and resumed writes the uninterrupted run's files; --average 1 writes the last sweep's model.
-TEST_CASE("cli: a model pooled over the run's last sweeps survives kill and resume inside the window", "[cli]") {
+TEST_CASE(
+    "cli: a model pooled over the run's last sweeps survives kill and resume inside the window",
+    "[cli]") {
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   auto hundred = [&](const std::string& out, std::vector<std::string> extra) {
@@ -298,10 +327,12 @@ TEST_CASE("cli: a model pooled over the run's last sweeps survives kill and resu
   // The final checkpoint holds the three kept sweeps, 16 bits a token.
   const auto held = butterfly::lda::load_checkpoint(ws.path("straight/checkpoint.bin"));
   CHECK(held.s.kept.size() == 3 * held.s.z.size());
-  for (const std::string kill : {"after-checkpoint:90", "mid-checkpoint:95", "after-iteration:97"}) {
+  for (const std::string kill :
+       {"after-checkpoint:90", "mid-checkpoint:95", "after-iteration:97"}) {
     CAPTURE(kill);
     const std::string out = "killed-" + kill.substr(kill.find(':') + 1);
-    REQUIRE(run(ws.dir, hundred(out, ckpt), {"BUTTERFLY_TEST_KILL=" + kill}, faults).signal == SIGKILL);
+    REQUIRE(run(ws.dir, hundred(out, ckpt), {"BUTTERFLY_TEST_KILL=" + kill}, faults).signal ==
+            SIGKILL);
     const auto r = run(ws.dir, {"train", "--resume", out, "--quiet"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -312,16 +343,19 @@ TEST_CASE("cli: a model pooled over the run's last sweeps survives kill and resu
 // The collapsed and mh estimators with a burn-in, killed after their first sweeps and resumed
 // (the checkpoint at iteration 6 holds z, and theta and phi computed from the counts only
 // because they were asked for; the sweeps after it start from the counts of z again).
-TEST_CASE("cli: --estimator collapsed and mh with --burn-in survive kill and resume across the switch", "[cli]") {
+TEST_CASE(
+    "cli: --estimator collapsed and mh with --burn-in survive kill and resume across the switch",
+    "[cli]") {
   const std::string estimator = GENERATE("collapsed", "mh");
   INFO("--estimator " << estimator);
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator", estimator, "--burn-in", "4",
-                                        "--start-topics", "3"};
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator",    estimator,
+                                        "--burn-in",          "4", "--start-topics", "3"};
   REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
-  REQUIRE(run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults).signal ==
-          SIGKILL);
+  REQUIRE(
+      run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults)
+          .signal == SIGKILL);
   REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
   check_same_outputs(ws.path("straight"), ws.path("killed"));
   // With a burn-in the sampler holds theta and phi (the butterfly's draw reads them), and so
@@ -339,7 +373,9 @@ TEST_CASE("cli: --estimator collapsed and mh with --burn-in survive kill and res
 // and --min-df, and an LDA-C corpus with a vocabulary. The vocabulary the model keeps is worked
 // out here by hand from the documented tokenization (runs of ASCII letters, lowercased; stop
 // words dropped, then words in fewer than min-df documents; order of first occurrence).
-TEST_CASE("cli: training on a plain-text corpus with --stopwords and --min-df, and on an LDA-C corpus", "[cli]") {
+TEST_CASE(
+    "cli: training on a plain-text corpus with --stopwords and --min-df, and on an LDA-C corpus",
+    "[cli]") {
   workspace ws;
   {
     std::ofstream text(ws.path("news.txt"));
@@ -351,8 +387,9 @@ TEST_CASE("cli: training on a plain-text corpus with --stopwords and --min-df, a
     std::ofstream stop(ws.path("stop.txt"));
     stop << "# stop words\nthe\na\nand\non\n";
   }
-  const auto t = run(ws.dir, {"train", "--corpus", "news.txt", "--stopwords", "stop.txt", "--min-df", "2",
-                              "--topics", "2", "--iterations", "5", "--quiet", "--out", "text-model"});
+  const auto t =
+      run(ws.dir, {"train", "--corpus", "news.txt", "--stopwords", "stop.txt", "--min-df", "2",
+                   "--topics", "2", "--iterations", "5", "--quiet", "--out", "text-model"});
   INFO(t.err);
   REQUIRE(t.exit_code == 0);
   // Document frequencies without stop words: cat 3, dog 3, market 3, every other word 1.
@@ -371,8 +408,9 @@ TEST_CASE("cli: training on a plain-text corpus with --stopwords and --min-df, a
     std::ofstream vocab(ws.path("small.vocab"));
     vocab << "alpha\nbeta\ngamma\ndelta\nepsilon\n";
   }
-  const auto l = run(ws.dir, {"train", "--corpus", "small.ldac", "--vocab", "small.vocab", "--topics", "3",
-                              "--iterations", "5", "--quiet", "--out", "ldac-model"});
+  const auto l =
+      run(ws.dir, {"train", "--corpus", "small.ldac", "--vocab", "small.vocab", "--topics", "3",
+                   "--iterations", "5", "--quiet", "--out", "ldac-model"});
   INFO(l.err);
   REQUIRE(l.exit_code == 0);
   CHECK(slurp(ws.path("ldac-model/vocab.txt")) == "alpha\nbeta\ngamma\ndelta\nepsilon\n");
@@ -419,7 +457,8 @@ TEST_CASE("cli: a corrupted checkpoint or a changed corpus is refused", "[cli]")
   write(older);
   r = run(ws.dir, {"train", "--resume", "m"});
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.err, Catch::Contains("checkpoint.bin: checkpoint format 2") && Catch::Contains("start the run again"));
+  CHECK_THAT(r.err, Catch::Contains("checkpoint.bin: checkpoint format 2") &&
+                        Catch::Contains("start the run again"));
 
   write(good);
   REQUIRE(run(ws.dir, {"train", "--resume", "m", "--quiet"}).exit_code == 0);
@@ -470,11 +509,14 @@ TEST_CASE("cli: bad arguments exit with code 2 and name the argument and the val
   }
   const auto help = run(ws.dir, {"train", "--help"});
   CHECK(help.exit_code == 0);
-  for (const char* s : {"--topics K", "(default: 20)", "--alpha A", "(default: 0.1)", "--checkpoint-every N",
-                        "--resume DIR", "--holdout FRACTION", "--corpus-format", "--eval-every N", "--corpus PATH"})
+  for (const char* s :
+       {"--topics K", "(default: 20)", "--alpha A", "(default: 0.1)", "--checkpoint-every N",
+        "--resume DIR", "--holdout FRACTION", "--corpus-format", "--eval-every N", "--corpus PATH"})
     CHECK_THAT(help.out, Catch::Contains(s));
-  CHECK_THAT(run(ws.dir, {"topics", "--help"}).out, Catch::Contains("--model DIR") && Catch::Contains("--top-words N"));
-  CHECK_THAT(run(ws.dir, {"infer", "--help"}).out, Catch::Contains("--sweeps N") && Catch::Contains("--docword PATH"));
+  CHECK_THAT(run(ws.dir, {"topics", "--help"}).out,
+             Catch::Contains("--model DIR") && Catch::Contains("--top-words N"));
+  CHECK_THAT(run(ws.dir, {"infer", "--help"}).out,
+             Catch::Contains("--sweeps N") && Catch::Contains("--docword PATH"));
   CHECK_THAT(run(ws.dir, {"--help"}).out,
              Catch::Contains("train") && Catch::Contains("topics") && Catch::Contains("infer"));
 }
@@ -499,8 +541,8 @@ TEST_CASE("cli: infer reads the priors at the top level of model.json, in any ke
   const std::string model_json = ws.path("model/model.json");
   const auto written = nlohmann::ordered_json::parse(slurp(model_json));
   const auto infer = [&](const std::string& out) {
-    return run(ws.dir, {"infer", "--model", "model", "--docword", "docword.small.txt", "--vocab", "vocab.small.txt",
-                        "--out", out, "--sweeps", "6"});
+    return run(ws.dir, {"infer", "--model", "model", "--docword", "docword.small.txt", "--vocab",
+                        "vocab.small.txt", "--out", out, "--sweeps", "6"});
   };
   REQUIRE(infer("as-written.npy").exit_code == 0);
 
@@ -522,7 +564,8 @@ TEST_CASE("cli: infer reads the priors at the top level of model.json, in any ke
   CHECK(slurp(ws.path("other-alpha.npy")) != slurp(ws.path("as-written.npy")));
 
   SECTION("a malformed model.json is an error naming the file and line") {
-    std::ofstream(model_json, std::ios::trunc) << "{\n  \"alpha\": 0.1,\n  \"beta\": ,\n  \"topics\": 6\n}\n";
+    std::ofstream(model_json, std::ios::trunc)
+        << "{\n  \"alpha\": 0.1,\n  \"beta\": ,\n  \"topics\": 6\n}\n";
     r = infer("bad.npy");
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("model/model.json:3: not valid JSON"));
@@ -539,13 +582,15 @@ TEST_CASE("cli: infer reads the priors at the top level of model.json, in any ke
 
 TEST_CASE("cli: without a corpus, train uses the bundled ap corpus", "[cli]") {
   workspace ws;
-  const auto r = run(ws.dir, {"train", "--topics", "4", "--iterations", "2", "--quiet", "--out", "ap"},
-                     {"BUTTERFLY_DATA_DIR="});
+  const auto r =
+      run(ws.dir, {"train", "--topics", "4", "--iterations", "2", "--quiet", "--out", "ap"},
+          {"BUTTERFLY_DATA_DIR="});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(count_lines(r.out) >= 4);
   CHECK(nlohmann::json::parse(slurp(ws.path("ap/model.json"))).at("corpus_documents") == 2246);
-  const auto missing = run(ws.dir, {"train", "--quiet"}, {"BUTTERFLY_DATA_DIR=" + ws.path("nowhere")});
+  const auto missing =
+      run(ws.dir, {"train", "--quiet"}, {"BUTTERFLY_DATA_DIR=" + ws.path("nowhere")});
   CHECK(missing.exit_code == 1);
   CHECK_THAT(missing.err, Catch::Contains("BUTTERFLY_DATA_DIR"));
 }

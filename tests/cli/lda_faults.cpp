@@ -24,7 +24,8 @@ namespace {
 using butterfly::app::train_hooks;
 
 std::optional<std::uint32_t> count_from(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9) return {};
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9)
+    return {};
   return static_cast<std::uint32_t>(std::stoul(text));
 }
 
@@ -60,12 +61,15 @@ int main(int argc, char** argv) {
   const char* kill = std::getenv("BUTTERFLY_TEST_KILL");
   const char* fail_rank = std::getenv("BUTTERFLY_TEST_FAIL_RANK");
   if (kill && !install_kill(kill, hooks)) {
-    std::fprintf(stderr, "butterfly-lda-faults: bad BUTTERFLY_TEST_KILL='%s' (want after-iteration:N, "
-                         "mid-checkpoint:N or after-checkpoint:N)\n", kill);
+    std::fprintf(stderr,
+                 "butterfly-lda-faults: bad BUTTERFLY_TEST_KILL='%s' (want after-iteration:N, "
+                 "mid-checkpoint:N or after-checkpoint:N)\n",
+                 kill);
     return 2;
   }
   if (fail_rank && !install_rank_failure(fail_rank, hooks)) {
-    std::fprintf(stderr, "butterfly-lda-faults: bad BUTTERFLY_TEST_FAIL_RANK='%s' (want a rank)\n", fail_rank);
+    std::fprintf(stderr, "butterfly-lda-faults: bad BUTTERFLY_TEST_FAIL_RANK='%s' (want a rank)\n",
+                 fail_rank);
     return 2;
   }
   return butterfly::app::run_program(argc, argv, hooks);

@@ -3,26 +3,28 @@
 // level, in any order) with errors that name the file.
 #include "model_files.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
-#include <utility>
-#include <vector>
-#include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "support.hpp"
 
 using butterfly::app::number_field;
 using butterfly::app::read_model_json;
 
-TEST_CASE("model files: metrics.jsonl holds each double exactly and omits unmeasured values", "[cli][json]") {
+TEST_CASE("model files: metrics.jsonl holds each double exactly and omits unmeasured values",
+          "[cli][json]") {
   io_test::temp_dir dir;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<butterfly::lda::metrics_record> history = {
       {1, -1.0 / 3.0, 0.1},
       {2, -2.5e-300, 6.02214076e23},
-      {3, std::nextafter(-1e6, 0.0), 4.9e-324},  // a neighbour of a round number; the smallest subnormal
+      {3, std::nextafter(-1e6, 0.0),
+       4.9e-324},  // a neighbour of a round number; the smallest subnormal
       {4, -123456.789, nan},
       {5, nan, nan},
   };
@@ -37,8 +39,10 @@ TEST_CASE("model files: metrics.jsonl holds each double exactly and omits unmeas
     CHECK(record.at("iteration") == want.iteration);
     CHECK(record.contains("log_likelihood") == !std::isnan(want.log_likelihood));
     CHECK(record.contains("heldout_perplexity") == !std::isnan(want.perplexity));
-    if (!std::isnan(want.log_likelihood)) CHECK(record.at("log_likelihood").get<double>() == want.log_likelihood);
-    if (!std::isnan(want.perplexity)) CHECK(record.at("heldout_perplexity").get<double>() == want.perplexity);
+    if (!std::isnan(want.log_likelihood))
+      CHECK(record.at("log_likelihood").get<double>() == want.log_likelihood);
+    if (!std::isnan(want.perplexity))
+      CHECK(record.at("heldout_perplexity").get<double>() == want.perplexity);
   }
   CHECK(n == history.size());
 }
@@ -54,32 +58,38 @@ TEST_CASE("model files: model.json fields are read at the top level, in any orde
   const auto read = read_model_json(path);
   CHECK(number_field(read, path, "alpha") == 1.0 / 3.0);
   CHECK(number_field(read, path, "beta") == 0.01);
-  REQUIRE_INPUT_ERROR(number_field(read, path, "topics"), path + ": ", "no \"topics\" field at the top level");
+  REQUIRE_INPUT_ERROR(number_field(read, path, "topics"), path + ": ",
+                      "no \"topics\" field at the top level");
   d["topics"] = "six";
   butterfly::app::write_model_json(path, d);
-  REQUIRE_INPUT_ERROR(number_field(read_model_json(path), path, "topics"), path + ": ", "\"topics\" is string");
+  REQUIRE_INPUT_ERROR(number_field(read_model_json(path), path, "topics"), path + ": ",
+                      "\"topics\" is string");
 }
 
 TEST_CASE("model files: a model.json that is not a JSON object names the file", "[cli][json]") {
   io_test::temp_dir dir;
   const auto p = dir.path("model.json");
-  REQUIRE_INPUT_ERROR(read_model_json(dir.write("model.json", "{\n  \"alpha\": 0.1,\n  \"beta\": 0.01\n")), p + ":4:",
-                      "not valid JSON");
-  REQUIRE_INPUT_ERROR(read_model_json(dir.write("model.json", "{\"alpha\": 0.1}\n{\"beta\": 2}\n")), p + ":2:",
-                      "not valid JSON");
+  REQUIRE_INPUT_ERROR(
+      read_model_json(dir.write("model.json", "{\n  \"alpha\": 0.1,\n  \"beta\": 0.01\n")),
+      p + ":4:", "not valid JSON");
+  REQUIRE_INPUT_ERROR(read_model_json(dir.write("model.json", "{\"alpha\": 0.1}\n{\"beta\": 2}\n")),
+                      p + ":2:", "not valid JSON");
   REQUIRE_INPUT_ERROR(read_model_json(dir.write("model.json", "")), p + ":1:", "not valid JSON");
   REQUIRE_INPUT_ERROR(read_model_json(dir.write("model.json", "[0.1, 0.01]\n")), p + ": ",
                       "expected a JSON object, found array");
-  REQUIRE_INPUT_ERROR(read_model_json(dir.path("missing.json")), dir.path("missing.json") + ": ", "cannot open");
+  REQUIRE_INPUT_ERROR(read_model_json(dir.path("missing.json")), dir.path("missing.json") + ": ",
+                      "cannot open");
 }
 
 // Worked out by hand: per topic, probability down, ties by the lower word id.
-TEST_CASE("model files: the top words of phi's rows, given whole or a row at a time, and topics.txt", "[cli]") {
+TEST_CASE(
+    "model files: the top words of phi's rows, given whole or a row at a time, and topics.txt",
+    "[cli]") {
   const int K = 2;
-  const std::vector<float> phi = {0.1f, 0.5f,   // word 0
-                                  0.3f, 0.1f,   // word 1
-                                  0.3f, 0.2f,   // word 2
-                                  0.05f, 0.2f,  // word 3
+  const std::vector<float> phi = {0.1f,  0.5f,   // word 0
+                                  0.3f,  0.1f,   // word 1
+                                  0.3f,  0.2f,   // word 2
+                                  0.05f, 0.2f,   // word 3
                                   0.25f, 0.0f};  // word 4
   butterfly::app::top_words_of_rows by_row(K, 5, 3);
   for (std::int64_t w = 0; w < 5; ++w) by_row.add(w, phi.data() + w * K);

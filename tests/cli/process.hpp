@@ -27,8 +27,8 @@ inline std::string slurp(const std::string& path) {
 }
 
 // Runs `exe args...` in `cwd` with the extra environment `env` ("NAME=value"; "NAME=" unsets).
-inline outcome run(const std::string& cwd, const std::vector<std::string>& args, const std::vector<std::string>& env,
-                   std::string exe) {
+inline outcome run(const std::string& cwd, const std::vector<std::string>& args,
+                   const std::vector<std::string>& env, std::string exe) {
   const std::string out_path = cwd + "/.stdout", err_path = cwd + "/.stderr";
   const pid_t pid = ::fork();
   if (pid == 0) {

@@ -69,10 +69,8 @@ inline case_inputs make_rows(std::string name, std::uint64_t seed, int R, int K)
 // M not a multiple of any W, empty documents, K around and far from the widths.
 inline std::vector<case_inputs> all_cases() {
   return {make_products("lda-k240", 1, 75, 300, 240, 60),
-          make_products("lda-k19", 2, 37, 50, 19, 40),
-          make_products("lda-k1", 3, 9, 5, 1, 10),
-          make_rows("rows-k1000", 4, 150, 1000),
-          make_rows("rows-k33", 5, 333, 33)};
+          make_products("lda-k19", 2, 37, 50, 19, 40), make_products("lda-k1", 3, 9, 5, 1, 10),
+          make_rows("rows-k1000", 4, 150, 1000), make_rows("rows-k33", 5, 333, 33)};
 }
 
 // Awkward weights: what the weights' contract (draw_options::validate) says about
@@ -81,8 +79,9 @@ inline std::vector<case_inputs> all_cases() {
 // float), tiny (~1e-25: products underflow float to 0 but not in double), small (~1e-20:
 // products are subnormal floats), huge (~3e38: their float sum overflows), a single non-zero
 // entry, or subnormal entries themselves (rows). Documents: every fifth is empty, and (in two
-// of the cases) two are longer than a warp-plan segment (256 tokens). A token (row) draws -1 exactly when all its
-// exact products are zero; tests/conformance/conformance.cpp checks that independently.
+// of the cases) two are longer than a warp-plan segment (256 tokens). A token (row) draws -1
+// exactly when all its exact products are zero; tests/conformance/conformance.cpp checks that
+// independently.
 namespace detail_cases {
 inline void fill_awkward_row(source& s, float* row, int K, bool rows) {
   const std::uint32_t regime = s.word() % (rows ? 8 : 7);
@@ -92,14 +91,14 @@ inline void fill_awkward_row(source& s, float* row, int K, bool rows) {
     const bool zero = (s.word() & 1) != 0;
     float x = 0.0f;
     switch (regime) {
-      case 0: x = zero ? 0.0f : u * u; break;                  // ordinary, half zero
-      case 1: x = 0.0f; break;                                 // all zero
-      case 2: x = zero ? 0.0f : 1e20f * (1.0f + u); break;     // big
-      case 3: x = zero ? 0.0f : 1e-25f * (1.0f + u); break;    // tiny
-      case 4: x = zero ? 0.0f : 1e-20f * (1.0f + u); break;    // small
+      case 0: x = zero ? 0.0f : u * u; break;                      // ordinary, half zero
+      case 1: x = 0.0f; break;                                     // all zero
+      case 2: x = zero ? 0.0f : 1e20f * (1.0f + u); break;         // big
+      case 3: x = zero ? 0.0f : 1e-25f * (1.0f + u); break;        // tiny
+      case 4: x = zero ? 0.0f : 1e-20f * (1.0f + u); break;        // small
       case 5: x = zero ? 0.0f : 3e38f * (0.5f + 0.5f * u); break;  // huge
-      case 6: x = k == single ? 0.5f + u : 0.0f; break;        // one non-zero entry
-      default: x = zero ? 0.0f : 1e-40f * (1.0f + u); break;   // subnormal entries (rows)
+      case 6: x = k == single ? 0.5f + u : 0.0f; break;            // one non-zero entry
+      default: x = zero ? 0.0f : 1e-40f * (1.0f + u); break;       // subnormal entries (rows)
     }
     row[k] = x;
   }
@@ -112,15 +111,18 @@ inline case_inputs make_awkward_products(std::string name, std::uint64_t seed, i
   case_inputs c{std::move(name), false, K, {}, {}, {0}, {}};
   for (int m = 0; m < M; ++m) {
     int len = static_cast<int>(s.word() % (max_len + 1));
-    if (m % 5 == 2) len = 0;                                            // guaranteed empty
-    if (long_documents && (m == 1 || m == M - 3)) len = 257 + static_cast<int>(s.word() % 300);  // > one segment
+    if (m % 5 == 2) len = 0;  // guaranteed empty
+    if (long_documents && (m == 1 || m == M - 3))
+      len = 257 + static_cast<int>(s.word() % 300);  // > one segment
     for (int i = 0; i < len; ++i) c.words.push_back(static_cast<std::int32_t>(s.word() % V));
     c.offsets.push_back(static_cast<std::int64_t>(c.words.size()));
   }
   c.theta.resize(static_cast<std::size_t>(M) * K);
   c.phi.resize(static_cast<std::size_t>(V) * K);
-  for (int m = 0; m < M; ++m) detail_cases::fill_awkward_row(s, &c.theta[static_cast<std::size_t>(m) * K], K, false);
-  for (int w = 0; w < V; ++w) detail_cases::fill_awkward_row(s, &c.phi[static_cast<std::size_t>(w) * K], K, false);
+  for (int m = 0; m < M; ++m)
+    detail_cases::fill_awkward_row(s, &c.theta[static_cast<std::size_t>(m) * K], K, false);
+  for (int w = 0; w < V; ++w)
+    detail_cases::fill_awkward_row(s, &c.phi[static_cast<std::size_t>(w) * K], K, false);
   return c;
 }
 
@@ -129,7 +131,8 @@ inline case_inputs make_awkward_rows(std::string name, std::uint64_t seed, int R
   case_inputs c{std::move(name), true, K, {}, {}, {}, {}};
   for (int r = 0; r <= R; ++r) c.offsets.push_back(r);
   c.theta.resize(static_cast<std::size_t>(R) * K);
-  for (int r = 0; r < R; ++r) detail_cases::fill_awkward_row(s, &c.theta[static_cast<std::size_t>(r) * K], K, true);
+  for (int r = 0; r < R; ++r)
+    detail_cases::fill_awkward_row(s, &c.theta[static_cast<std::size_t>(r) * K], K, true);
   return c;
 }
 
@@ -178,24 +181,20 @@ std::vector<std::int32_t> run(const case_inputs& c, algorithm a, int width, Topi
                               Rows rows) {
   const draw_options o = case_options(a, width);
   std::vector<std::int32_t> z(c.outputs(), -2);
-  if (c.rows)
-    rows(c.theta, c.K, z, o);
-  else
-    topics(c.theta, c.phi, c.K, c.offsets, c.words, z, o);
+  if (c.rows) rows(c.theta, c.K, z, o);
+  else topics(c.theta, c.phi, c.K, c.offsets, c.words, z, o);
   return z;
 }
 
 inline std::vector<std::int32_t> run_reference(const case_inputs& c, algorithm a, int width) {
   return run(
-      c, a, width,
-      [](auto&&... args) { reference::draw_topics(args...); },
+      c, a, width, [](auto&&... args) { reference::draw_topics(args...); },
       [](auto&&... args) { reference::draw_rows(args...); });
 }
 
 inline std::vector<std::int32_t> run_backend(const case_inputs& c, algorithm a, int width) {
   return run(
-      c, a, width,
-      [](auto&&... args) { butterfly::draw_topics(args...); },
+      c, a, width, [](auto&&... args) { butterfly::draw_topics(args...); },
       [](auto&&... args) { butterfly::draw_rows(args...); });
 }
 

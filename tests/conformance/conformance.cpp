@@ -14,14 +14,15 @@
 using namespace butterfly;
 using namespace butterfly::conformance;
 
-TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit",
-                   "[conformance]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE("conformance: backend equals the serial reference bit for bit", "[conformance]",
+                   Basic, Transposed, Butterfly, WarpScan) {
   const int width = default_width();
   for (const auto& c : conformance::all_cases()) {
     const auto want = conformance::run_reference(c, TestType::value, width);
     const auto got = conformance::run_backend(c, TestType::value, width);
-    require_equal(got, want, std::string(backend_name()) + " vs reference, case " + c.name +
-                                 ", width " + std::to_string(width));
+    require_equal(got, want,
+                  std::string(backend_name()) + " vs reference, case " + c.name + ", width " +
+                      std::to_string(width));
     for (auto z : got) REQUIRE(z >= 0);  // every case has positive weights
   }
 }
@@ -47,8 +48,10 @@ TEMPLATE_TEST_CASE("conformance: backend reproduces the goldens", "[conformance]
 // all its products are zero and otherwise a topic whose exact product is non-zero (zero
 // weights are never drawn; overflowing, underflowing and subnormal products are redrawn in
 // double, not dropped).
-TEMPLATE_TEST_CASE("conformance: awkward weights (zeros, all-zero rows, overflow, underflow, subnormal, K = 1, 1024, 4097)",
-                   "[conformance][awkward]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE(
+    "conformance: awkward weights (zeros, all-zero rows, overflow, underflow, subnormal, K = 1, "
+    "1024, 4097)",
+    "[conformance][awkward]", Basic, Transposed, Butterfly, WarpScan) {
   const auto cases = conformance::awkward_cases();
   std::size_t minus_ones = 0, drawn = 0, long_docs = 0, empty_docs = 0;
   std::size_t overflow = 0, underflow = 0, subnormal = 0;  // tokens (rows) by float total
@@ -77,14 +80,17 @@ TEMPLATE_TEST_CASE("conformance: awkward weights (zeros, all-zero rows, overflow
     for (const int width : supported_widths()) {
       const auto want = conformance::run_reference(c, TestType::value, width);
       const auto got = conformance::run_backend(c, TestType::value, width);
-      require_equal(got, want, std::string(backend_name()) + " vs reference, case " + c.name + ", width " +
-                                   std::to_string(width));
+      require_equal(got, want,
+                    std::string(backend_name()) + " vs reference, case " + c.name + ", width " +
+                        std::to_string(width));
       for (std::size_t t = 0; t < got.size(); ++t) {
         const bool ok = none[t] ? got[t] == -1
-                                : got[t] >= 0 && got[t] < c.K && conformance::exact_weight(c, doc[t], t, got[t]) > 0.0;
+                                : got[t] >= 0 && got[t] < c.K &&
+                                      conformance::exact_weight(c, doc[t], t, got[t]) > 0.0;
         if (!ok) {
           INFO("case " << c.name << ", width " << width << ", output " << t << ": z " << got[t]
-                       << (none[t] ? ", expected -1 (every exact product is 0)" : ", expected a topic of non-zero weight"));
+                       << (none[t] ? ", expected -1 (every exact product is 0)"
+                                   : ", expected a topic of non-zero weight"));
           REQUIRE(ok);
         }
         ++(none[t] ? minus_ones : drawn);
@@ -94,8 +100,8 @@ TEMPLATE_TEST_CASE("conformance: awkward weights (zeros, all-zero rows, overflow
   // The cases really hold what they are for.
   CHECK(minus_ones > 0);
   CHECK(drawn > minus_ones);
-  INFO("tokens and rows whose float total overflows " << overflow << ", underflows to 0 " << underflow
-                                                     << ", is subnormal " << subnormal);
+  INFO("tokens and rows whose float total overflows "
+       << overflow << ", underflows to 0 " << underflow << ", is subnormal " << subnormal);
   CHECK(overflow > 0);
   CHECK(underflow > 0);
   CHECK(subnormal > 0);

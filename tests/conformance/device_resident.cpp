@@ -32,8 +32,8 @@ TEMPLATE_TEST_CASE("conformance: device-resident draws equal the reference, pack
         const device::device_buffer<float> phi(c.phi);
         const device::device_buffer<std::int64_t> offsets(c.offsets);
         const device::device_buffer<std::int32_t> words(c.words);
-        device::draw_topics(theta.view(), phi.view(), c.K, offsets.view(), words.view(),
-                            z.view(), o);
+        device::draw_topics(theta.view(), phi.view(), c.K, offsets.view(), words.view(), z.view(),
+                            o);
       }
       require_equal(z.to_host(), run_reference(c, TestType::value, width),
                     "device-resident " + c.name + (pack ? " packed" : " unpacked"));
@@ -49,9 +49,9 @@ TEST_CASE("conformance: device-resident draws check their arguments on host copi
   bad_words[0] = 7;  // V = 7
   const device::device_buffer<std::int32_t> words(bad_words);
   device::device_buffer<std::int32_t> z(c.words.size());
-  CHECK_THROWS_WITH(device::draw_topics(theta.view(), phi.view(), c.K, offsets.view(),
-                                        words.view(), z.view()),
-                    Catch::Contains("words[0] = 7"));
+  CHECK_THROWS_WITH(
+      device::draw_topics(theta.view(), phi.view(), c.K, offsets.view(), words.view(), z.view()),
+      Catch::Contains("words[0] = 7"));
   auto negative = c.theta;
   negative[2] = -1.0f;
   const device::device_buffer<float> negative_theta(negative);
@@ -63,8 +63,9 @@ TEST_CASE("conformance: device-resident draws check their arguments on host copi
                     Catch::Contains("theta[0,2] = -1 is negative"));
 }
 
-TEMPLATE_TEST_CASE("conformance: device-resident slices drawn with first_token equal one whole draw",
-                   "[conformance][device]", Basic, Butterfly) {
+TEMPLATE_TEST_CASE(
+    "conformance: device-resident slices drawn with first_token equal one whole draw",
+    "[conformance][device]", Basic, Butterfly) {
   const auto c = make_products("slices", 11, 37, 50, 19, 40);
   const draw_options whole_options = case_options(TestType::value, default_width());
   const device::device_buffer<float> theta(c.theta), phi(c.phi);
@@ -90,13 +91,15 @@ TEMPLATE_TEST_CASE("conformance: device-resident slices drawn with first_token e
     o.first_document = a;
     device::draw_topics(slice_theta.view(), phi.view(), c.K, d_offsets.view(), slice_words.view(),
                         slice_z.view(), o);
-    require_equal(slice_z.to_host(), std::vector<std::int32_t>(whole.begin() + t0, whole.begin() + t1),
+    require_equal(slice_z.to_host(),
+                  std::vector<std::int32_t>(whole.begin() + t0, whole.begin() + t1),
                   "documents [" + std::to_string(a) + ", " + std::to_string(b) + ")");
   }
 }
 
-TEMPLATE_TEST_CASE("conformance: a prepared device draw equals the reference and copies nothing per call",
-                   "[conformance][device]", Basic, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE(
+    "conformance: a prepared device draw equals the reference and copies nothing per call",
+    "[conformance][device]", Basic, Butterfly, WarpScan) {
   const int V = 90;
   const auto c = make_products("prepared", 13, 70, V, 33, 60);
   const device::device_buffer<float> theta(c.theta), phi(c.phi);
@@ -114,9 +117,10 @@ TEMPLATE_TEST_CASE("conformance: a prepared device draw equals the reference and
     reference::draw_topics(c.theta, c.phi, c.K, c.offsets, c.words, want, o);
     require_equal(z.to_host(), want, "prepared draw, iteration " + std::to_string(iteration));
   }
-  CHECK_THROWS_WITH(draw(theta.view(), theta.view(), offsets.view(), words.view(), z.view(), 3),
-                    Catch::Contains("phi has " + std::to_string(c.theta.size()) + " elements; the prepared draw has " +
-                                    std::to_string(c.phi.size())));
+  CHECK_THROWS_WITH(
+      draw(theta.view(), theta.view(), offsets.view(), words.view(), z.view(), 3),
+      Catch::Contains("phi has " + std::to_string(c.theta.size()) +
+                      " elements; the prepared draw has " + std::to_string(c.phi.size())));
 }
 
 TEST_CASE("conformance: a device allocation that fails names the runtime call",

@@ -25,10 +25,13 @@ inline golden_table read_golden(const std::string& path) {
     int width = 0;
     std::size_t count = 0;
     if (!(ls >> alg >> width >> count))
-      throw std::runtime_error(path + ":" + std::to_string(n) + ": expected '<algorithm> <width> <count> z...'");
+      throw std::runtime_error(path + ":" + std::to_string(n) +
+                               ": expected '<algorithm> <width> <count> z...'");
     std::vector<std::int32_t> z(count);
     for (auto& v : z)
-      if (!(ls >> v)) throw std::runtime_error(path + ":" + std::to_string(n) + ": fewer than " + std::to_string(count) + " values");
+      if (!(ls >> v))
+        throw std::runtime_error(path + ":" + std::to_string(n) + ": fewer than " +
+                                 std::to_string(count) + " values");
     t[{alg, width}] = std::move(z);
   }
   return t;

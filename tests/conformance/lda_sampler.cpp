@@ -28,7 +28,8 @@ using butterfly::detail::reference_executor;
 const std::string data_dir = BUTTERFLY_SHARED_DATA;
 
 const butterfly::io::corpus& ap() {
-  static const auto c = butterfly::io::read_uci(data_dir + "/ap/docword.ap.txt.gz", data_dir + "/ap/vocab.ap.txt");
+  static const auto c =
+      butterfly::io::read_uci(data_dir + "/ap/docword.ap.txt.gz", data_dir + "/ap/vocab.ap.txt");
   return c;
 }
 
@@ -40,8 +41,9 @@ lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0
   h.alpha = 0.2;
   h.beta = 0.01;
   // The configured backend's width, which the reference runs too.
-  return lda::chain(ap_docs(), h, 2026,
-                    {butterfly::algorithm::butterfly, configured_executor().default_width(), e, 0, start_topics});
+  return lda::chain(
+      ap_docs(), h, 2026,
+      {butterfly::algorithm::butterfly, configured_executor().default_width(), e, 0, start_topics});
 }
 
 void require_same(const lda::state& got, const lda::state& want) {
@@ -92,15 +94,17 @@ void require_rows_of(lda::sampler& smp, const lda::chain& c) {
   CHECK(rows(true, c.docs().num_docs()) == st.theta);
   CHECK(rows(false, c.docs().vocab_size) == st.phi);
   std::vector<float> one(static_cast<std::size_t>(K));
-  CHECK_THROWS_WITH(smp.phi_rows(c.docs().vocab_size, 1, one.data()), Catch::Contains("outside the"));
+  CHECK_THROWS_WITH(smp.phi_rows(c.docs().vocab_size, 1, one.data()),
+                    Catch::Contains("outside the"));
 }
 
 // Three iterations on the configured backend and on the reference: the same state, counts and
 // log-likelihood partials, and nothing copied inside an iteration.
 void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0) {
   const lda::chain c = ap_chain(e, K, start_topics);
-  INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics << ", width "
-       << configured_executor().default_width() << ", " << butterfly::backend_name());
+  INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics
+                    << ", width " << configured_executor().default_width() << ", "
+                    << butterfly::backend_name());
   lda::sampler device(c), reference(c, reference_executor());
   // Only collapsed's chain without a burn-in makes theta and phi from z (sampler.hpp).
   CHECK(device.holds_model() == (e != lda::estimator::collapsed));
@@ -125,7 +129,8 @@ void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start
     CHECK(partials == dense);
   } else {
     REQUIRE(partials.size() == dense.size());
-    for (std::size_t i = 0; i < dense.size(); ++i) CHECK(partials[i] == Approx(dense[i]).epsilon(1e-12));
+    for (std::size_t i = 0; i < dense.size(); ++i)
+      CHECK(partials[i] == Approx(dense[i]).epsilon(1e-12));
   }
   require_counts_of(device, c);
   require_rows_of(device, c);
@@ -133,8 +138,10 @@ void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start
 
 }  // namespace
 
-TEST_CASE("conformance: lda sampler: the configured backend's model equals the reference's on ap", "[lda][sampler]") {
-  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::collapsed, lda::estimator::mh})
+TEST_CASE("conformance: lda sampler: the configured backend's model equals the reference's on ap",
+          "[lda][sampler]") {
+  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::collapsed,
+                       lda::estimator::mh})
     require_same_as_reference(e);
   // The collapsed sweep's topic sets in three 64-bit words.
   require_same_as_reference(lda::estimator::collapsed, 130);
@@ -164,7 +171,8 @@ TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "
   require_same(resumed.current(), straight.current());
 }
 
-TEST_CASE("conformance: lda sampler: a state of the wrong size is refused, naming the sizes", "[lda][sampler]") {
+TEST_CASE("conformance: lda sampler: a state of the wrong size is refused, naming the sizes",
+          "[lda][sampler]") {
   const lda::chain c = ap_chain(lda::estimator::mean);
   lda::state st = lda::sampler(c).take();
   st.z.pop_back();
@@ -180,24 +188,32 @@ TEST_CASE("conformance: lda sampler: a state of the wrong size is refused, namin
 // the unpooled chain's, the model is the posterior mean of the pooled topics of the sweeps
 // pooled_sweeps names and the last (counted here from the unpooled chain's z), theta_rows and
 // phi_rows in chunks give it too, and a state taken inside the window resumes to it.
-TEST_CASE("conformance: lda sampler: a model pooled over sweeps is the posterior mean of their topics",
-          "[lda][sampler]") {
+TEST_CASE(
+    "conformance: lda sampler: a model pooled over sweeps is the posterior mean of their topics",
+    "[lda][sampler]") {
   const butterfly::io::corpus& a = ap();
   const std::int64_t M = 300, N = a.doc_offsets[M], K = 24;
-  const lda::documents d{butterfly::span<const std::int64_t>(a.doc_offsets.data(), M + 1),
-                         butterfly::span<const std::int32_t>(a.words.data(), static_cast<std::size_t>(N)),
-                         a.vocab_size()};
+  const lda::documents d{
+      butterfly::span<const std::int64_t>(a.doc_offsets.data(), M + 1),
+      butterfly::span<const std::int32_t>(a.words.data(), static_cast<std::size_t>(N)),
+      a.vocab_size()};
   lda::hyperparameters h;
   h.num_topics = static_cast<int>(K);
   h.alpha = 0.2;
   h.beta = 0.01;
-  lda::sampler_options how{butterfly::algorithm::butterfly, configured_executor().default_width(),
-                           lda::estimator::collapsed, 0, 0, 4, 100};
+  lda::sampler_options how{butterfly::algorithm::butterfly,
+                           configured_executor().default_width(),
+                           lda::estimator::collapsed,
+                           0,
+                           0,
+                           4,
+                           100};
   const lda::chain pooled(d, h, 2026, how);
   how.average = 1;
   const lda::chain single(d, h, 2026, how);
   REQUIRE(lda::pooled_sweeps(pooled.options()) == std::vector<std::uint32_t>{88, 92, 96});
-  lda::sampler device(pooled), reference(pooled, reference_executor()), plain(single, reference_executor());
+  lda::sampler device(pooled), reference(pooled, reference_executor()),
+      plain(single, reference_executor());
   std::vector<std::vector<std::int32_t>> sweeps;  // the unpooled chain's z at 88, 92, 96, 100
   lda::state mid;
   for (std::uint32_t i = 1; i <= 100; ++i) {
@@ -215,8 +231,9 @@ TEST_CASE("conformance: lda sampler: a model pooled over sweeps is the posterior
 
   // The posterior mean of the pooled counts, priors times the 4 sweeps.
   const double P = 4;
-  std::vector<std::int64_t> n_mk(static_cast<std::size_t>(M * K)), n_wk(static_cast<std::size_t>(d.vocab_size * K)),
-      n_k(static_cast<std::size_t>(K)), n_m(static_cast<std::size_t>(M));
+  std::vector<std::int64_t> n_mk(static_cast<std::size_t>(M * K)),
+      n_wk(static_cast<std::size_t>(d.vocab_size * K)), n_k(static_cast<std::size_t>(K)),
+      n_m(static_cast<std::size_t>(M));
   for (const auto& z : sweeps)
     for (std::int64_t m = 0; m < M; ++m)
       for (std::int64_t t = d.doc_offsets[m]; t < d.doc_offsets[m + 1]; ++t) {
@@ -227,14 +244,17 @@ TEST_CASE("conformance: lda sampler: a model pooled over sweeps is the posterior
         ++n_m[static_cast<std::size_t>(m)];
       }
   const auto entry = [](std::int64_t count, double prior, double scale) {
-    return std::max(static_cast<float>((static_cast<double>(count) + prior) * scale), lda::probability_floor);
+    return std::max(static_cast<float>((static_cast<double>(count) + prior) * scale),
+                    lda::probability_floor);
   };
   std::vector<float> theta(n_mk.size()), phi(n_wk.size());
   for (std::size_t i = 0; i < theta.size(); ++i)
-    theta[i] = entry(n_mk[i], h.alpha * P, 1.0 / (static_cast<double>(n_m[i / K]) + K * (h.alpha * P)));
+    theta[i] =
+        entry(n_mk[i], h.alpha * P, 1.0 / (static_cast<double>(n_m[i / K]) + K * (h.alpha * P)));
   for (std::size_t i = 0; i < phi.size(); ++i)
-    phi[i] = entry(n_wk[i], h.beta * P,
-                   1.0 / (static_cast<double>(n_k[i % K]) + static_cast<double>(d.vocab_size) * (h.beta * P)));
+    phi[i] = entry(
+        n_wk[i], h.beta * P,
+        1.0 / (static_cast<double>(n_k[i % K]) + static_cast<double>(d.vocab_size) * (h.beta * P)));
   CHECK(got.theta == theta);
   CHECK(got.phi == phi);
 
@@ -260,6 +280,7 @@ TEST_CASE("conformance: lda sampler: a model pooled over sweeps is the posterior
 
 int main(int argc, char** argv) {
   std::string reason = butterfly::backend_unavailable_reason();
-  if (!reason.empty()) reason = "backend '" + std::string(butterfly::backend_name()) + "' cannot run here: " + reason;
+  if (!reason.empty())
+    reason = "backend '" + std::string(butterfly::backend_name()) + "' cannot run here: " + reason;
   return butterfly::test::run_catch_session_with_data(argc, argv, data_dir + "/ap", reason);
 }

@@ -37,8 +37,8 @@ TEMPLATE_TEST_CASE("conformance: packing on equals packing off on the configured
   const int width = default_width();
   for (const auto& c : packing_cases()) {
     // Otherwise the test could not fail: the plan must move some document off its slot.
-    const auto plan = detail::make_warp_plan(c.offsets, width,
-                                             detail::lane_dependent(TestType::value));
+    const auto plan =
+        detail::make_warp_plan(c.offsets, width, detail::lane_dependent(TestType::value));
     bool moved = plan.doc.size() != c.offsets.size() - 1;
     for (std::size_t s = 0; !moved && s < plan.doc.size(); ++s)
       moved = plan.doc[s] != static_cast<std::int64_t>(s);

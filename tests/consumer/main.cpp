@@ -5,12 +5,12 @@
 #include <vector>
 
 int main() {
-  const int K = 3;                                   // topics
-  std::vector<float> theta = {0.7f, 0.2f, 0.1f,      // document 0: mostly topic 0
-                              0.0f, 0.1f, 0.9f};     // document 1: mostly topic 2
-  std::vector<float> phi = {1.0f, 0.1f, 0.1f,        // word 0: topic 0's word
-                            0.1f, 1.0f, 1.0f};       // word 1
-  std::vector<std::int64_t> doc_offsets = {0, 3, 5}; // CSR: doc 0 = tokens 0..2, doc 1 = 3..4
+  const int K = 3;                                    // topics
+  std::vector<float> theta = {0.7f, 0.2f, 0.1f,       // document 0: mostly topic 0
+                              0.0f, 0.1f, 0.9f};      // document 1: mostly topic 2
+  std::vector<float> phi = {1.0f, 0.1f, 0.1f,         // word 0: topic 0's word
+                            0.1f, 1.0f, 1.0f};        // word 1
+  std::vector<std::int64_t> doc_offsets = {0, 3, 5};  // CSR: doc 0 = tokens 0..2, doc 1 = 3..4
   std::vector<std::int32_t> words = {0, 0, 1, 1, 1};
   std::vector<std::int32_t> z(words.size());
 

@@ -7,5 +7,7 @@
 int main() {
   const int w = butterfly::native_width(), reference_w = butterfly::reference::native_width();
   std::printf("native_width() = %d, reference::native_width() = %d\n", w, reference_w);
-  return (w == butterfly::default_width() && reference_w == butterfly::reference::default_width()) ? 0 : 1;
+  return (w == butterfly::default_width() && reference_w == butterfly::reference::default_width())
+             ? 0
+             : 1;
 }

@@ -69,7 +69,8 @@ TEMPLATE_TEST_CASE("bad-input: shapes, ids and widths are rejected with a clear 
   SECTION("row form shapes") {
     std::vector<float> w(3 * 4, 1.0f);
     std::vector<std::int32_t> out(2);
-    REQUIRE_THROWS_WITH(draw_rows(w, 4, out, in.o), Contains("out must have one entry per row, R = 3, got 2"));
+    REQUIRE_THROWS_WITH(draw_rows(w, 4, out, in.o),
+                        Contains("out must have one entry per row, R = 3, got 2"));
     w.pop_back();
     out.resize(3);
     REQUIRE_THROWS_WITH(draw_rows(w, 4, out, in.o), Contains("weights must have R * K entries"));
@@ -84,12 +85,14 @@ TEMPLATE_TEST_CASE("bad-input: shapes, ids and widths are rejected with a clear 
   }
 }
 
-TEMPLATE_TEST_CASE("bad-input: validate rejects NaN, infinite and negative weights",
-                   "[bad-input]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE("bad-input: validate rejects NaN, infinite and negative weights", "[bad-input]",
+                   Basic, Transposed, Butterfly, WarpScan) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  for (auto [value, word] : {std::pair<float, const char*>{nan, "is NaN"}, {inf, "is infinite"},
-                             {-inf, "is infinite"}, {-0.5f, "is negative"}}) {
+  for (auto [value, word] : {std::pair<float, const char*>{nan, "is NaN"},
+                             {inf, "is infinite"},
+                             {-inf, "is infinite"},
+                             {-0.5f, "is negative"}}) {
     inputs in;
     in.o.method = TestType::value;
     in.phi[2 * 4 + 3] = value;
@@ -110,8 +113,8 @@ TEMPLATE_TEST_CASE("bad-input: validate rejects NaN, infinite and negative weigh
 
 TEST_CASE("bad-input: unknown algorithm names list the valid ones", "[bad-input]") {
   REQUIRE(parse_algorithm("butterfly") == algorithm::butterfly);
-  REQUIRE_THROWS_WITH(parse_algorithm("fast"),
-                      Contains("unknown algorithm 'fast'") && Contains("basic, transposed, butterfly"));
+  REQUIRE_THROWS_WITH(parse_algorithm("fast"), Contains("unknown algorithm 'fast'") &&
+                                                   Contains("basic, transposed, butterfly"));
 }
 
 // Token (row) t draws with the uniform of global token first_token + t and document m runs
@@ -134,8 +137,8 @@ TEMPLATE_TEST_CASE("bad-input: first_token overflow and out-of-range first_docum
   in.o.first_document = i64_max - 2;  // the last document is 2^63 - 1 exactly
   REQUIRE_NOTHROW(in.draw());
   in.o.first_document = i64_max - 1;
-  REQUIRE_THROWS_WITH(in.draw(), Contains("options.first_document = 9223372036854775806") &&
-                                     Contains("M = 3"));
+  REQUIRE_THROWS_WITH(
+      in.draw(), Contains("options.first_document = 9223372036854775806") && Contains("M = 3"));
   in.o.first_document = -1;
   REQUIRE_THROWS_WITH(in.draw(), Contains("options.first_document must be a document number") &&
                                      Contains("got -1"));

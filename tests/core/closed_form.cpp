@@ -34,8 +34,8 @@ void check_closed_form() {
       // Row W-1 is not written by butterfly_block: it is the running total, which the
       // caller stores from a[W-1] (the lane's own block sum, Z_j^{0..W-1}).
       const float got = i < W - 1 ? table[(j0 + i) * W + j] : a[W - 1][j];
-      INFO("W=" << W << " row i=" << i << " lane j=" << j << " expects Z_" << u << "^{" << v
-                << ".." << w << "}");
+      INFO("W=" << W << " row i=" << i << " lane j=" << j << " expects Z_" << u << "^{" << v << ".."
+                << w << "}");
       REQUIRE(got == expected);
     }
   }
@@ -84,9 +84,9 @@ TEST_CASE("closed-form: Figure 2 rows 3 and 6 of the first block (W=8, K=19)", "
   };
   for (int j = 0; j < 8; ++j) {
     CHECK(ws.p.get(sg, 3)[j] == Z(j & 1, 3 + j, 3 + j));              // row 3: Z_{j&1}^{j..j}
-    CHECK(ws.p.get(sg, 6)[j] == Z(j, 3 + (j & 4), 3 + (j & 4) + 3));   // row 6: half blocks
-    CHECK(ws.p.get(sg, 10)[j] == Z(j, 0, 10));                         // last row: prefix sum
+    CHECK(ws.p.get(sg, 6)[j] == Z(j, 3 + (j & 4), 3 + (j & 4) + 3));  // row 6: half blocks
+    CHECK(ws.p.get(sg, 10)[j] == Z(j, 0, 10));                        // last row: prefix sum
     CHECK(ws.p.get(sg, 18)[j] == Z(j, 0, 18));
-    CHECK(ws.p.get(sg, 2)[j] == Z(j, 0, 2));                           // remnant: prefix sums
+    CHECK(ws.p.get(sg, 2)[j] == Z(j, 0, 2));  // remnant: prefix sums
   }
 }

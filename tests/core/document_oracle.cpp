@@ -87,7 +87,8 @@ std::vector<std::int32_t> expected_topics(const corpus& c, std::uint64_t first_t
     for (std::int64_t t = c.offsets[m]; t < c.offsets[m + 1]; ++t) {
       const std::size_t w = static_cast<std::size_t>(c.words[static_cast<std::size_t>(t)]);
       for (std::size_t k = 0; k < K; ++k)
-        weights[k] = static_cast<double>(c.theta[m * K + k]) * static_cast<double>(c.phi[w * K + k]);
+        weights[k] =
+            static_cast<double>(c.theta[m * K + k]) * static_cast<double>(c.phi[w * K + k]);
       z.push_back(select(weights, uniform_of(first_token + static_cast<std::uint64_t>(t))));
     }
   return z;
@@ -97,7 +98,8 @@ std::vector<std::int32_t> expected_topics(const corpus& c, std::uint64_t first_t
 
 TEMPLATE_TEST_CASE("document-oracle: ragged multi-token documents draw the z computed in the test",
                    "[document-oracle]", Basic, Transposed, Butterfly, WarpScan) {
-  const std::uint64_t first_token = (std::uint64_t{1} << 33) + 12345;  // past 32 bits: both counter words
+  const std::uint64_t first_token =
+      (std::uint64_t{1} << 33) + 12345;  // past 32 bits: both counter words
   const std::int64_t first_document = 77;
   std::size_t minus_ones = 0, tokens = 0;
   for (const int K : {1, 7, 40, 130}) {
@@ -119,7 +121,8 @@ TEMPLATE_TEST_CASE("document-oracle: ragged multi-token documents draw the z com
         draw_topics(c.theta, c.phi, K, c.offsets, c.words, z, o);
         for (std::size_t t = 0; t < z.size(); ++t)
           if (z[t] != want[t]) {
-            INFO("K " << K << ", width " << width << ", packing " << pack << ": first difference at token " << t);
+            INFO("K " << K << ", width " << width << ", packing " << pack
+                      << ": first difference at token " << t);
             REQUIRE(z[t] == want[t]);
           }
       }
@@ -128,8 +131,9 @@ TEMPLATE_TEST_CASE("document-oracle: ragged multi-token documents draw the z com
   CHECK(minus_ones < tokens / 2);
 }
 
-TEMPLATE_TEST_CASE("document-oracle: rows draw the z computed in the test with a non-zero first_token",
-                   "[document-oracle]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE(
+    "document-oracle: rows draw the z computed in the test with a non-zero first_token",
+    "[document-oracle]", Basic, Transposed, Butterfly, WarpScan) {
   const std::uint64_t first_token = 987654321;
   for (const int K : {1, 9, 100}) {
     const corpus c = make_corpus(K, 301, 1, static_cast<std::uint32_t>(K + 1000));
@@ -137,7 +141,9 @@ TEMPLATE_TEST_CASE("document-oracle: rows draw the z computed in the test with a
     std::vector<std::int32_t> want(R);
     std::vector<double> weights(static_cast<std::size_t>(K));
     for (std::size_t r = 0; r < R; ++r) {
-      for (int k = 0; k < K; ++k) weights[static_cast<std::size_t>(k)] = c.theta[r * static_cast<std::size_t>(K) + static_cast<std::size_t>(k)];
+      for (int k = 0; k < K; ++k)
+        weights[static_cast<std::size_t>(k)] =
+            c.theta[r * static_cast<std::size_t>(K) + static_cast<std::size_t>(k)];
       want[r] = select(weights, uniform_of(first_token + r));
     }
     for (const int width : backend_widths()) {

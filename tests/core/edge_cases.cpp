@@ -21,10 +21,8 @@ TEMPLATE_TEST_CASE("edge-cases: an all-zero row draws -1 and its neighbours draw
       draw_rows(w, K, out, o);
       for (int r = 0; r < R; ++r) {
         INFO("width " << width << " K " << K << " row " << r);
-        if (r == 4)
-          REQUIRE(out[r] == -1);
-        else
-          REQUIRE((out[r] >= 0 && out[r] < K));
+        if (r == 4) REQUIRE(out[r] == -1);
+        else REQUIRE((out[r] >= 0 && out[r] < K));
       }
     }
 }
@@ -33,9 +31,9 @@ TEMPLATE_TEST_CASE("edge-cases: a token whose products are all zero draws -1", "
                    Basic, Transposed, Butterfly, WarpScan) {
   const int K = 21, M = 5, V = 3;
   std::vector<float> theta(M * K, 1.0f), phi(V * K, 1.0f);
-  for (int k = 0; k < K; ++k) theta[2 * K + k] = 0.0f;                 // document 2
-  for (int k = 0; k < K; ++k) phi[1 * K + k] = (k % 2) ? 0.0f : 1.0f;  // word 1: even topics
-  for (int k = 0; k < K; ++k) theta[3 * K + k] = (k % 2) ? 1.0f : 0.0f; // doc 3: odd topics
+  for (int k = 0; k < K; ++k) theta[2 * K + k] = 0.0f;                   // document 2
+  for (int k = 0; k < K; ++k) phi[1 * K + k] = (k % 2) ? 0.0f : 1.0f;    // word 1: even topics
+  for (int k = 0; k < K; ++k) theta[3 * K + k] = (k % 2) ? 1.0f : 0.0f;  // doc 3: odd topics
   const std::vector<std::int64_t> offsets{0, 2, 4, 6, 8, 10};
   const std::vector<std::int32_t> words{0, 1, 0, 1, 0, 1, 1, 0, 1, 2};
   std::vector<std::int32_t> z(words.size(), -7);
@@ -50,10 +48,8 @@ TEMPLATE_TEST_CASE("edge-cases: a token whose products are all zero draws -1", "
     for (int k = 0; k < K; ++k) empty = empty && theta[m * K + k] * phi[words[t] * K + k] == 0.0f;
     empties += empty;
     INFO("token " << t << " of document " << m);
-    if (empty)
-      REQUIRE(z[t] == -1);
-    else
-      REQUIRE((z[t] >= 0 && z[t] < K));
+    if (empty) REQUIRE(z[t] == -1);
+    else REQUIRE((z[t] >= 0 && z[t] < K));
   }
   REQUIRE(empties == 3);  // both tokens of document 2, and word 1 in document 3
 }
@@ -83,10 +79,8 @@ TEMPLATE_TEST_CASE("edge-cases: empty documents, padding lanes and odd M never w
       for (std::size_t i = 0; i < buffer.size(); ++i) {
         INFO("width " << width << " M " << M << " buffer index " << i);
         const bool inside = i >= guard && i < guard + words.size();
-        if (inside)
-          REQUIRE((buffer[i] >= 0 && buffer[i] < K));
-        else
-          REQUIRE(buffer[i] == -99);
+        if (inside) REQUIRE((buffer[i] >= 0 && buffer[i] < K));
+        else REQUIRE(buffer[i] == -99);
       }
     }
 }

@@ -31,8 +31,7 @@ std::vector<float> boundary_us(const float* w, int K) {
 // Runs `draw(u)` for every lane's boundary set (lanes cycle through their own lists) and
 // compares each lane with the oracle on that lane's weights.
 template <int W, class Draw>
-void compare_with_oracle(const std::vector<float>& weights, int K, Draw draw,
-                         const char* form) {
+void compare_with_oracle(const std::vector<float>& weights, int K, Draw draw, const char* form) {
   std::vector<std::vector<float>> us(W);
   std::size_t rounds = 0;
   for (int r = 0; r < W; ++r) {
@@ -62,10 +61,8 @@ void exactness_for_width() {
     std::uniform_int_distribution<int> small(-2, 7);
     for (float& x : weights) x = static_cast<float>(std::max(0, small(gen)));
     compare_with_oracle<W>(
-        weights, K, [&](const std::vector<float>& u) {
-          return draw_rows_with_u<W, A>(weights, K, u);
-        },
-        "rows");
+        weights, K,
+        [&](const std::vector<float>& u) { return draw_rows_with_u<W, A>(weights, K, u); }, "rows");
 
     // Product form: theta and phi in 0..3, so products are 0..9; lane r's token has word
     // (5r + 1) mod V.
@@ -81,7 +78,8 @@ void exactness_for_width() {
       for (int k = 0; k < K; ++k) products[r * K + k] = theta[r * K + k] * phi[words[r] * K + k];
     }
     compare_with_oracle<W>(
-        products, K, [&](const std::vector<float>& u) {
+        products, K,
+        [&](const std::vector<float>& u) {
           return draw_products_with_u<W, A>(theta, phi, K, words, u);
         },
         "products");

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <boost/math/distributions/chi_squared.hpp>
+
 #include <random>
 
 #include "harness.hpp"
@@ -77,8 +78,10 @@ TEMPLATE_TEST_CASE("goodness-of-fit: chi-square over 2^20 draws at alpha = 1e-3"
 // Pearson's chi-square against the weights at alpha = 1e-3; the tiny topics expect about 20
 // draws each, enough for the chi-square approximation, so a sampler that loses (or
 // over-draws) the light tail fails.
-TEMPLATE_TEST_CASE("goodness-of-fit: draw_rows on skewed weights (3 heavy topics, 58 tiny), chi-square at alpha = 1e-3",
-                   "[goodness-of-fit]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE(
+    "goodness-of-fit: draw_rows on skewed weights (3 heavy topics, 58 tiny), chi-square at alpha = "
+    "1e-3",
+    "[goodness-of-fit]", Basic, Transposed, Butterfly, WarpScan) {
   const int K = 64;
   const std::int64_t R = std::int64_t{1} << 18;
   std::mt19937 gen(21);
@@ -104,10 +107,8 @@ TEMPLATE_TEST_CASE("goodness-of-fit: draw_rows on skewed weights (3 heavy topics
     std::vector<double> observed(K, 0.0);
     std::int64_t out_of_range = 0;
     for (auto k : out) {
-      if (k >= 0 && k < K)
-        observed[k] += 1;
-      else
-        ++out_of_range;
+      if (k >= 0 && k < K) observed[k] += 1;
+      else ++out_of_range;
     }
     REQUIRE(out_of_range == 0);
     double chi2 = 0, min_expected = 1e300;
@@ -123,8 +124,8 @@ TEMPLATE_TEST_CASE("goodness-of-fit: draw_rows on skewed weights (3 heavy topics
       ++dof;
     }
     const double p = boost::math::cdf(boost::math::complement(boost::math::chi_squared(dof), chi2));
-    INFO("width " << width << ", smallest expected count " << min_expected << ", chi2 " << chi2 << " on " << dof
-                  << " degrees of freedom, p-value " << p);
+    INFO("width " << width << ", smallest expected count " << min_expected << ", chi2 " << chi2
+                  << " on " << dof << " degrees of freedom, p-value " << p);
     REQUIRE(min_expected > 5);
     CHECK(p > alpha);
   }

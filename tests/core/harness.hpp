@@ -69,8 +69,8 @@ std::vector<int> draw_rows_with_u(const std::vector<float>& weights, int K,
   using SG = host_lanes::subgroup<W>;
   const SG sg;
   std::vector<float> scratch(warp_draw<SG, A>::scratch_floats(K));
-  const auto j = warp_draw<SG, A>::rows(sg, scratch.data(), K, weights.data(), sg.lane(),
-                                        lanes_of<W>(u));
+  const auto j =
+      warp_draw<SG, A>::rows(sg, scratch.data(), K, weights.data(), sg.lane(), lanes_of<W>(u));
   return std::vector<int>(j.v, j.v + W);
 }
 
@@ -89,8 +89,8 @@ std::vector<int> draw_products_with_u(const std::vector<float>& theta,
   typename SG::template varying<std::int32_t> c;
   for (int l = 0; l < W; ++l) c[l] = words[l];
   draw::cache_theta(sg, scratch.data(), K, theta.data(), m);
-  const auto j = draw::products(sg, scratch.data(), K, theta.data(), phi.data(), m, c,
-                                lanes_of<W>(u));
+  const auto j =
+      draw::products(sg, scratch.data(), K, theta.data(), phi.data(), m, c, lanes_of<W>(u));
   return std::vector<int>(j.v, j.v + W);
 }
 

@@ -5,13 +5,13 @@
 // threads the backend must then report.
 #include <catch2/catch.hpp>
 
+#include "butterfly/detail/host_parallel.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "butterfly/detail/host_parallel.hpp"
 
 using butterfly::detail::host_parallel_for;
 
@@ -66,12 +66,13 @@ TEST_CASE("host_parallel_for: the lowest failing chunk's exception reaches the c
           "[host_parallel]") {
   // Chunks 3 and 7 fail; whichever thread fails first, the caller sees chunk 3's error.
   for (int repeat = 0; repeat < 20; ++repeat)
-    CHECK_THROWS_WITH(host_parallel_for(100, 10,
-                                        [](std::int64_t b, std::int64_t) {
-                                          if (b == 30 || b == 70)
-                                            throw std::runtime_error("chunk " + std::to_string(b / 10));
-                                        }),
-                      "chunk 3");
+    CHECK_THROWS_WITH(
+        host_parallel_for(100, 10,
+                          [](std::int64_t b, std::int64_t) {
+                            if (b == 30 || b == 70)
+                              throw std::runtime_error("chunk " + std::to_string(b / 10));
+                          }),
+        "chunk 3");
   CHECK_THROWS_AS(host_parallel_for(10, 0, [](std::int64_t, std::int64_t) {}),
                   std::invalid_argument);
 }

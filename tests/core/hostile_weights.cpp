@@ -45,7 +45,8 @@ std::vector<double> row_of(const std::vector<float>& weights, int K, std::size_t
                              weights.begin() + static_cast<std::ptrdiff_t>((r + 1) * K));
 }
 
-using rows_fn = std::function<void(span<const float>, int, span<std::int32_t>, const draw_options&)>;
+using rows_fn =
+    std::function<void(span<const float>, int, span<std::int32_t>, const draw_options&)>;
 using topics_fn =
     std::function<void(span<const float>, span<const float>, int, span<const std::int64_t>,
                        span<const std::int32_t>, span<std::int32_t>, const draw_options&)>;
@@ -146,8 +147,9 @@ TEMPLATE_TEST_CASE("overflow: finite weights whose float sum overflows are drawn
   }
 }
 
-TEMPLATE_TEST_CASE("overflow: products that overflow float (theta * phi > 3.4e38) are drawn exactly",
-                   "[hostile]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE(
+    "overflow: products that overflow float (theta * phi > 3.4e38) are drawn exactly", "[hostile]",
+    Basic, Transposed, Butterfly, WarpScan) {
   // 2^66 ~ 7e19: products of at least 2^132 overflow float's 2^128; documents m % 5 == 0
   // have theta 1/2 and exact float products and sums.
   for (int K : {3, 19, 70}) {
@@ -198,10 +200,8 @@ TEMPLATE_TEST_CASE("non-finite: NaN and infinite weights draw -1 without validat
       rows(w, K, out, options_for(TestType::value, width, false));
       for (int r = 0; r < R; ++r) {
         INFO("K " << K << " row " << r);
-        if (r % 3 == 0 || r == 1)
-          REQUIRE(out[r] == -1);
-        else
-          REQUIRE(out[r] == oracle(&w[r * K], K, u_of(r)));
+        if (r % 3 == 0 || r == 1) REQUIRE(out[r] == -1);
+        else REQUIRE(out[r] == oracle(&w[r * K], K, u_of(r)));
       }
     });
   }
@@ -209,32 +209,31 @@ TEMPLATE_TEST_CASE("non-finite: NaN and infinite weights draw -1 without validat
   // factor is 0 (inf * 0 is NaN).
   const int K = 6;
   std::vector<float> theta(4 * K, 1.0f), phi(3 * K, 2.0f);
-  theta[1 * K + 2] = inf;                              // document 1
-  phi[2 * K + 4] = not_a_number;                              // word 2
-  theta[3 * K + 0] = -inf;                             // document 3, with phi[0,0] = 0
+  theta[1 * K + 2] = inf;         // document 1
+  phi[2 * K + 4] = not_a_number;  // word 2
+  theta[3 * K + 0] = -inf;        // document 3, with phi[0,0] = 0
   phi[0 * K + 0] = 0.0f;
   const std::vector<std::int64_t> offsets{0, 2, 4, 6, 8};
   const std::vector<std::int32_t> words{0, 1, 0, 1, 2, 1, 0, 1};
   for_each_runner([&](const rows_fn&, const topics_fn& topics, int width) {
     std::vector<std::int32_t> z(words.size(), -7);
-    REQUIRE_THROWS_WITH(topics(theta, phi, K, offsets, words, z,
-                               options_for(TestType::value, width, true)),
-                        Contains("theta[1,2]") && Contains("is infinite"));
+    REQUIRE_THROWS_WITH(
+        topics(theta, phi, K, offsets, words, z, options_for(TestType::value, width, true)),
+        Contains("theta[1,2]") && Contains("is infinite"));
     topics(theta, phi, K, offsets, words, z, options_for(TestType::value, width, false));
     const std::vector<std::int32_t> spoiled{0, 0, 1, 1, 1, 0, 1, 1};
     for (std::size_t t = 0; t < words.size(); ++t) {
       INFO("token " << t);
-      if (spoiled[t])
-        REQUIRE(z[t] == -1);
-      else
-        REQUIRE((z[t] >= 0 && z[t] < K));
+      if (spoiled[t]) REQUIRE(z[t] == -1);
+      else REQUIRE((z[t] >= 0 && z[t] < K));
     }
   });
 }
 
-TEMPLATE_TEST_CASE("negative: validate rejects negative weights, and without it every draw is "
-                   "-1 or a topic below K",
-                   "[hostile]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE(
+    "negative: validate rejects negative weights, and without it every draw is "
+    "-1 or a topic below K",
+    "[hostile]", Basic, Transposed, Butterfly, WarpScan) {
   // [1, -1, 1] (the issue: 2 with basic, 0 with butterfly) and random signs, including
   // rows whose total is negative or zero; z lives between guard values.
   std::mt19937 gen(17);
@@ -254,10 +253,8 @@ TEMPLATE_TEST_CASE("negative: validate rejects negative weights, and without it 
       rows(w, K, out, options_for(TestType::value, width, false));
       for (std::size_t i = 0; i < buffer.size(); ++i) {
         INFO("K " << K << " buffer index " << i);
-        if (i < guard || i >= guard + R)
-          REQUIRE(buffer[i] == -99);
-        else
-          REQUIRE((buffer[i] >= -1 && buffer[i] < K));
+        if (i < guard || i >= guard + R) REQUIRE(buffer[i] == -99);
+        else REQUIRE((buffer[i] >= -1 && buffer[i] < K));
       }
       REQUIRE(out[1] == -1);
     });

@@ -4,9 +4,10 @@
 // whose high word is zero, nonzero and all ones, and seeds with either half zero.
 #include <catch2/catch.hpp>
 
+#include "butterfly/detail/rng_lanes.hpp"
+
 #include <cstdint>
 
-#include "butterfly/detail/rng_lanes.hpp"
 #include "butterfly/host_lanes/simd_subgroup.hpp"
 #include "butterfly/host_lanes/subgroup.hpp"
 
@@ -22,8 +23,9 @@ void check_against_random123() {
   for (std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{42}, std::uint64_t{0xfedcba9800000000},
                              std::uint64_t{0x0123456789abcdef}})
     for (std::uint32_t iteration : {0u, 7u, 0xffffffffu})
-      for (std::uint64_t first : {std::uint64_t{0}, std::uint64_t{1000003}, std::uint64_t{0xfffffffe},
-                                  std::uint64_t{0x123400000000}, ~std::uint64_t{0} - 200}) {
+      for (std::uint64_t first :
+           {std::uint64_t{0}, std::uint64_t{1000003}, std::uint64_t{0xfffffffe},
+            std::uint64_t{0x123400000000}, ~std::uint64_t{0} - 200}) {
         const u64 index = lane * std::uint64_t{3} + first;
         const auto u = detail::token_uniforms(sg, seed, iteration, index);
         for (int l = 0; l < SG::width; ++l) {

@@ -17,7 +17,8 @@ namespace {
 using topics_fn =
     std::function<void(span<const float>, span<const float>, int, span<const std::int64_t>,
                        span<const std::int32_t>, span<std::int32_t>, const draw_options&)>;
-using rows_fn = std::function<void(span<const float>, int, span<std::int32_t>, const draw_options&)>;
+using rows_fn =
+    std::function<void(span<const float>, int, span<std::int32_t>, const draw_options&)>;
 
 // The configured backend at its native width (0) and, with every_backend_width, at every width
 // it supports, then the serial reference at every width.
@@ -28,8 +29,8 @@ struct runner {
   rows_fn rows;
 };
 std::vector<runner> runners(bool every_backend_width) {
-  std::vector<runner> r{{"backend", 0, [](auto&&... a) { draw_topics(a...); },
-                         [](auto&&... a) { draw_rows(a...); }}};
+  std::vector<runner> r{
+      {"backend", 0, [](auto&&... a) { draw_topics(a...); }, [](auto&&... a) { draw_rows(a...); }}};
   for (int w : every_backend_width ? backend_widths() : std::vector<int>{})
     r.push_back({"backend", w, [](auto&&... a) { draw_topics(a...); },
                  [](auto&&... a) { draw_rows(a...); }});
@@ -105,17 +106,15 @@ TEMPLATE_TEST_CASE("slicing: documents 0..4 then 5..499 at K = 240 draw the z of
     }
   // The lane matters only for the butterfly; if it never mattered here, this test could
   // not tell a lane-keyed draw from one that ignores first_document.
-  if (TestType::value == algorithm::butterfly)
-    CHECK(moved_without_first_document > 0);
-  else
-    CHECK(moved_without_first_document == 0);
+  if (TestType::value == algorithm::butterfly) CHECK(moved_without_first_document > 0);
+  else CHECK(moved_without_first_document == 0);
 }
 
 TEMPLATE_TEST_CASE("slicing: every cut of documents, and of rows, draws the z of one call",
                    "[slicing]", Basic, Transposed, Butterfly, WarpScan) {
   for (int K : {5, 19, 64}) {
-    const auto c = conformance::make_products("sweep", 40 + static_cast<std::uint64_t>(K), 41,
-                                              30, K, 20);
+    const auto c =
+        conformance::make_products("sweep", 40 + static_cast<std::uint64_t>(K), 41, 30, K, 20);
     const auto rows = conformance::make_rows("rows", 50 + static_cast<std::uint64_t>(K), 75, K);
     const std::int64_t M = 41, R = 75;
     // The backend at every width it supports for K = 19 (below some widths, above others);

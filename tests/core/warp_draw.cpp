@@ -6,6 +6,8 @@
 // user runs and the plain-array reference.
 #include <catch2/catch.hpp>
 
+#include "butterfly/warp_draw.hpp"
+
 #include <Random123/philox.h>
 
 #include <cmath>
@@ -16,7 +18,6 @@
 
 #include "butterfly/host_lanes/simd_subgroup.hpp"
 #include "butterfly/host_lanes/subgroup.hpp"
-#include "butterfly/warp_draw.hpp"
 #include "harness.hpp"
 
 using namespace butterfly;
@@ -154,18 +155,18 @@ TEMPLATE_TEST_CASE("warp_draw: -1 and zero-weight contract", "[warp-draw]", Basi
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> w{
-      0, 0, 0,            // lane 0: all zero -> -1
-      1, nan, 1,          // lane 1: NaN -> -1
-      0, inf, 0,          // lane 2: +inf -> -1
-      3e38f, 3e38f, 0,    // lane 3: the float sum overflows: drawn in double
-      1e-45f, 0, 1e-45f,  // lane 4: a subnormal total: drawn in double
-      0, 5, 0,            // lane 5: one positive weight at u = 0
-      0, 5, 0,            // lane 6: ... and at u = 1 - 2^-24
-      2, 0, 0};           // lane 7: zero weights after the only positive one, u = 1 - 2^-24
+      0,      0,     0,       // lane 0: all zero -> -1
+      1,      nan,   1,       // lane 1: NaN -> -1
+      0,      inf,   0,       // lane 2: +inf -> -1
+      3e38f,  3e38f, 0,       // lane 3: the float sum overflows: drawn in double
+      1e-45f, 0,     1e-45f,  // lane 4: a subnormal total: drawn in double
+      0,      5,     0,       // lane 5: one positive weight at u = 0
+      0,      5,     0,       // lane 6: ... and at u = 1 - 2^-24
+      2,      0,     0};      // lane 7: zero weights after the only positive one, u = 1 - 2^-24
   const float u_max = std::nextafter(1.0f, 0.0f);
   const std::vector<float> u{0.5f, 0.5f, 0.5f, 0.75f, 0.75f, 0.0f, u_max, u_max};
   const std::vector<int> expected{-1, -1, -1, oracle(&w[9], K, 0.75f), oracle(&w[12], K, 0.75f),
-                                  1, 1, 0};
+                                  1,  1,  0};
   REQUIRE(expected[3] == 1);
   REQUIRE(expected[4] == 2);
   std::vector<std::int32_t> row(W);
@@ -195,8 +196,8 @@ TEST_CASE("warp_draw: warp_scan's lanes draw one distribution together", "[warp-
         for (int k = 0; k < K; ++k) weights[k] = theta[m * K + k] * phi[c * K + k];
         const float u = boundary_u(weights.data(), K, gen);
         INFO("K=" << K << " m=" << m << " c=" << c << " u=" << u);
-        REQUIRE(draw::products_together(sg, scratch.data(), K, theta.data(), phi.data(), m, c,
-                                        u) == oracle(weights.data(), K, u));
+        REQUIRE(draw::products_together(sg, scratch.data(), K, theta.data(), phi.data(), m, c, u) ==
+                oracle(weights.data(), K, u));
         REQUIRE(draw::row_together(sg, scratch.data(), K, phi.data(), c, u) ==
                 oracle(&phi[c * K], K, u));
       }
@@ -216,10 +217,10 @@ TEST_CASE("warp_draw: token_uniforms are the documented Philox words", "[warp-dr
   sg.store(got.data(), token_uniforms(sg, seed, iteration, to_lanes(sg, index)));
   for (int l = 0; l < W; ++l) {
     const r123::Philox4x32::ctr_type ctr = {{static_cast<std::uint32_t>(index[l]),
-                                             static_cast<std::uint32_t>(index[l] >> 32),
-                                             iteration, 0}};
-    const r123::Philox4x32::key_type key = {{static_cast<std::uint32_t>(seed),
-                                             static_cast<std::uint32_t>(seed >> 32)}};
+                                             static_cast<std::uint32_t>(index[l] >> 32), iteration,
+                                             0}};
+    const r123::Philox4x32::key_type key = {
+        {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
     const std::uint32_t word = r123::Philox4x32()(ctr, key)[0];
     CHECK(got[l] == std::ldexp(static_cast<float>(word >> 8), -24));
   }

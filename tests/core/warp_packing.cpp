@@ -83,11 +83,11 @@ TEST_CASE("warp-packing: every segment stays on its document's lane, (first_docu
   std::vector<std::int64_t> offsets{0};
   for (int m = 0; m < 997; ++m) offsets.push_back(offsets.back() + (m * 7919) % 601);
   for (int W : all_widths)
-    for (std::int64_t first_document : {std::int64_t{0}, std::int64_t{5}, std::int64_t{67},
-                                        (std::int64_t{1} << 40) + 3}) {
+    for (std::int64_t first_document :
+         {std::int64_t{0}, std::int64_t{5}, std::int64_t{67}, (std::int64_t{1} << 40) + 3}) {
       INFO("W " << W << " first_document " << first_document);
-      const auto plan = detail::make_warp_plan(offsets, W, true, detail::default_max_segment,
-                                               first_document);
+      const auto plan =
+          detail::make_warp_plan(offsets, W, true, detail::default_max_segment, first_document);
       REQUIRE(plan.doc.size() % static_cast<std::size_t>(W) == 0);
       std::int64_t tokens = 0;
       for (std::size_t s = 0; s < plan.doc.size(); ++s) {
@@ -99,8 +99,7 @@ TEST_CASE("warp-packing: every segment stays on its document's lane, (first_docu
     }
 }
 
-TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets and width",
-          "[warp-packing]") {
+TEST_CASE("warp-packing: the plan is cached per distinct doc_offsets and width", "[warp-packing]") {
   std::vector<std::int64_t> a{0, 1, 4, 4, 9}, b{0, 3, 4, 4, 9};
   const auto pa = detail::cached_warp_plan(a, 2, true);
   REQUIRE(pa->doc == detail::make_warp_plan(a, 2, true).doc);
@@ -134,6 +133,8 @@ TEST_CASE("warp-packing: lane utilization, worked by hand", "[warp-packing]") {
   // {4,1,1,4},{4,0,0,4} = 16 + 16 steps, no better than unpacked; without keep_lanes
   // {4,4,4,4},{1,1,0,0} = 16 + 4.
   REQUIRE(detail::lane_utilization(offsets, 4) == Approx(18.0 / 32.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, true, 4), 4) == Approx(18.0 / 32.0));
-  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, false, 4), 4) == Approx(18.0 / 20.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, true, 4), 4) ==
+          Approx(18.0 / 32.0));
+  REQUIRE(detail::lane_utilization(detail::make_warp_plan(offsets, 4, false, 4), 4) ==
+          Approx(18.0 / 20.0));
 }

@@ -43,7 +43,9 @@ void check_width() {
       // The two ends of the uniform's range, then many random u.
       for (int round = 0; round < 200; ++round) {
         for (int r = 0; r < W; ++r)
-          u[r] = round == 0 ? 0.0f : round == 1 ? 1.0f - 0x1p-24f : std::min(any_u(gen), 1.0f - 0x1p-24f);
+          u[r] = round == 0   ? 0.0f
+                 : round == 1 ? 1.0f - 0x1p-24f
+                              : std::min(any_u(gen), 1.0f - 0x1p-24f);
         const auto z = draw_rows_with_u<W, A>(w, K, u);
         for (int r = 0; r < W; ++r) {
           INFO("W=" << W << " K=" << K << " row " << r << " u=" << u[r]
@@ -68,8 +70,8 @@ TEMPLATE_TEST_CASE("zero-weight: topics with zero weight are never drawn", "[zer
 // itself when the sum is subnormal; the last topic has zero weight, so drawing it would be
 // the bug this guards against. (Such lanes are now redrawn in double, where stop stays
 // below the total; the test holds whichever path draws them.)
-TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
-                   "[zero-weight]", Basic, Transposed, Butterfly, WarpScan) {
+TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic", "[zero-weight]",
+                   Basic, Transposed, Butterfly, WarpScan) {
   constexpr int W = 8;
   const float u_max = 1.0f - 0x1p-24f;
   int rounded_up = 0;
@@ -99,11 +101,10 @@ TEMPLATE_TEST_CASE("zero-weight: u = 1 - 2^-24 never reaches a zero last topic",
 TEST_CASE("zero-weight: the butterfly's rounding trap is caught (regression)", "[zero-weight]") {
   constexpr int W = 4, K = 4;
   using SG = host_lanes::subgroup<W>;
-  const std::vector<float> w{
-      0x1.59081ep+12f, 0x1.376f88p-3f, 0x1.38b46cp+4f, 0x1.47fdbap-11f,
-      0x0p+0f,         0x1.26f6fp+3f,  0x1.e1e504p+6f, 0x1.72369cp-10f,
-      0x1.faca3p-21f,  0x1.24a1a6p-12f, 0x0p+0f,       0x1.dbcaf2p-26f,
-      0x0p+0f,         0x1.d6031ep-7f, 0x1.ba0632p-6f, 0x1.02f304p-6f};
+  const std::vector<float> w{0x1.59081ep+12f, 0x1.376f88p-3f,  0x1.38b46cp+4f, 0x1.47fdbap-11f,
+                             0x0p+0f,         0x1.26f6fp+3f,   0x1.e1e504p+6f, 0x1.72369cp-10f,
+                             0x1.faca3p-21f,  0x1.24a1a6p-12f, 0x0p+0f,        0x1.dbcaf2p-26f,
+                             0x0p+0f,         0x1.d6031ep-7f,  0x1.ba0632p-6f, 0x1.02f304p-6f};
   const std::vector<float> u{0.5f, 0.5f, 0.5f, 0x1.4p-30f};
 
   // The unguarded search of the paper (Algorithms 7 and 9 on one block).

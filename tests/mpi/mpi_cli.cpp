@@ -18,7 +18,8 @@ using butterfly::testing::slurp;
 namespace {
 
 // As root, Open MPI refuses to start without these; harmless otherwise.
-const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+const std::vector<std::string> mpi_env = {"OMPI_ALLOW_RUN_AS_ROOT=1",
+                                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
 
 struct workspace {
   std::string dir;
@@ -40,8 +41,10 @@ struct mpi_outcome {
 // mpiexec -np ranks --oversubscribe program args..., the program butterfly-lda unless a
 // test needs the failure hooks of butterfly-lda-faults.
 mpi_outcome mpi_run(const workspace& w, int ranks, std::vector<std::string> args,
-                      std::vector<std::string> env = {}, const std::string& program = BUTTERFLY_LDA_PROGRAM) {
-  std::vector<std::string> argv = {MPIEXEC_NUMPROC_FLAG, std::to_string(ranks), "--oversubscribe", program};
+                    std::vector<std::string> env = {},
+                    const std::string& program = BUTTERFLY_LDA_PROGRAM) {
+  std::vector<std::string> argv = {MPIEXEC_NUMPROC_FLAG, std::to_string(ranks), "--oversubscribe",
+                                   program};
   argv.insert(argv.end(), args.begin(), args.end());
   env.insert(env.end(), mpi_env.begin(), mpi_env.end());
   return {butterfly::testing::run(w.dir, argv, env)};
@@ -50,19 +53,24 @@ mpi_outcome mpi_run(const workspace& w, int ranks, std::vector<std::string> args
 // The bundled ap corpus (2,246 documents), held out and evaluated so that every gathered
 // partial sum (log-likelihood and perplexity) is exercised.
 std::vector<std::string> ap_run(const std::string& out) {
-  return {"train", "--topics", "10", "--iterations", "5", "--eval-every", "2", "--holdout", "0.1",
-          "--fold-in-sweeps", "4", "--quiet", "--out", out};
+  return {"train", "--topics",  "10",  "--iterations",     "5", "--eval-every",
+          "2",     "--holdout", "0.1", "--fold-in-sweeps", "4", "--quiet",
+          "--out", out};
 }
 
 // ap at K = 8 for `iterations`, evaluated (with held-out documents) every `eval_every` and
 // checkpointed every `every` iterations, into `out`.
-std::vector<std::string> checkpointed_run(const std::string& iterations, const std::string& eval_every,
-                                          const std::string& every, const std::string& out) {
-  return {"train", "--topics", "8", "--iterations", iterations, "--eval-every", eval_every, "--holdout", "0.05",
-          "--fold-in-sweeps", "4", "--checkpoint-every", every, "--quiet", "--out", out};
+std::vector<std::string> checkpointed_run(const std::string& iterations,
+                                          const std::string& eval_every, const std::string& every,
+                                          const std::string& out) {
+  return {"train",    "--topics",         "8",        "--iterations",
+          iterations, "--eval-every",     eval_every, "--holdout",
+          "0.05",     "--fold-in-sweeps", "4",        "--checkpoint-every",
+          every,      "--quiet",          "--out",    out};
 }
 
-const char* const model_files[] = {"phi.npy", "theta.npy", "metrics.jsonl", "topics.txt", "model.json"};
+const char* const model_files[] = {"phi.npy", "theta.npy", "metrics.jsonl", "topics.txt",
+                                   "model.json"};
 
 }  // namespace
 
@@ -89,7 +97,8 @@ TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]")
 // The collapsed and mh estimators' sweeps read the word counts summed over the ranks (mh also
 // the whole corpus's list of each word's topics), and a burn-in of mean iterations before
 // them: the bytes of one rank too.
-TEST_CASE("mpi: --estimator collapsed and mh under mpiexec -np 2 write the bytes of -np 1", "[mpi][cli]") {
+TEST_CASE("mpi: --estimator collapsed and mh under mpiexec -np 2 write the bytes of -np 1",
+          "[mpi][cli]") {
   const std::string estimator = GENERATE("collapsed", "mh");
   INFO("--estimator " << estimator);
   workspace w;
@@ -111,12 +120,13 @@ TEST_CASE("mpi: --estimator collapsed and mh under mpiexec -np 2 write the bytes
   }
 }
 
-TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-identical", "[mpi][cli]") {
+TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-identical",
+          "[mpi][cli]") {
   workspace w;
   const auto with_out = [](const std::string& out) { return checkpointed_run("6", "2", "3", out); };
   REQUIRE(mpi_run(w, 1, with_out("straight")).o.exit_code == 0);
-  const auto killed =
-      mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:3"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
+  const auto killed = mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:3"},
+                              BUTTERFLY_LDA_FAULTS_PROGRAM);
   REQUIRE(killed.o.exit_code != 0);
   REQUIRE(fs::exists(w.path("resumed/checkpoint.bin")));
   REQUIRE(!fs::exists(w.path("resumed/phi.npy")));
@@ -132,15 +142,19 @@ TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-iden
 // A model pooled over the last sweeps (the default --average 4 of a 100-iteration run): the
 // pooled word counts are summed over the ranks, the kept sweeps gathered into the checkpoint
 // (taken inside the window by 2 ranks, resumed by 3): the bytes of one rank.
-TEST_CASE("mpi: a pooled model under -np 2, and its checkpoint resumed under -np 3, are -np 1's", "[mpi][cli]") {
+TEST_CASE("mpi: a pooled model under -np 2, and its checkpoint resumed under -np 3, are -np 1's",
+          "[mpi][cli]") {
   workspace w;
-  const auto with_out = [](const std::string& out) { return checkpointed_run("100", "50", "5", out); };
+  const auto with_out = [](const std::string& out) {
+    return checkpointed_run("100", "50", "5", out);
+  };
   REQUIRE(mpi_run(w, 1, with_out("straight")).o.exit_code == 0);
   const auto two = mpi_run(w, 2, with_out("two"));
   INFO(two.o.err);
   REQUIRE(two.o.exit_code == 0);
   const auto killed =
-      mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:95"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
+      mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:95"},
+              BUTTERFLY_LDA_FAULTS_PROGRAM);
   REQUIRE(killed.o.exit_code != 0);
   const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--quiet"});
   INFO(resumed.o.err);
@@ -157,7 +171,8 @@ TEST_CASE("mpi: a pooled model under -np 2, and its checkpoint resumed under -np
 TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[mpi][cli]") {
   workspace w;
   std::ofstream(w.path("docword.bad.txt")) << "3\n5\n4\n1 1 2\n1 7 1\n2 2 1\n3 1 1\n";
-  const auto r = mpi_run(w, 2, {"train", "--corpus", "docword.bad.txt", "--quiet", "--out", "model"});
+  const auto r =
+      mpi_run(w, 2, {"train", "--corpus", "docword.bad.txt", "--quiet", "--out", "model"});
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("docword.bad.txt:5: wordID 7 is out of range"));
   CHECK_THAT(r.o.err, Catch::Contains("(rank "));
@@ -169,22 +184,26 @@ TEST_CASE("mpi: a failure on rank 0 alone ends the ranks waiting for it", "[mpi]
   std::ofstream(w.path("not-a-directory")) << "x";
   // Only rank 0 creates the output directory; the other ranks go on into the first
   // MPI_Allreduce and wait there.
-  const auto r = mpi_run(w, 3, {"train", "--topics", "5", "--iterations", "3", "--quiet", "--out",
-                                "not-a-directory/model"});
+  const auto r = mpi_run(
+      w, 3,
+      {"train", "--topics", "5", "--iterations", "3", "--quiet", "--out", "not-a-directory/model"});
   CHECK(r.o.exit_code == 1);
-  CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 0 of 3): error: cannot create output directory"));
+  CHECK_THAT(r.o.err,
+             Catch::Contains("butterfly-lda (rank 0 of 3): error: cannot create output directory"));
 }
 
 TEST_CASE("mpi: a rank that runs out of memory ends the job with the message", "[mpi][cli]") {
   workspace w;
-  const auto r = mpi_run(w, 3, {"train", "--topics", "5", "--iterations", "3", "--quiet", "--out", "model"},
-                         {"BUTTERFLY_TEST_FAIL_RANK=1"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
+  const auto r =
+      mpi_run(w, 3, {"train", "--topics", "5", "--iterations", "3", "--quiet", "--out", "model"},
+              {"BUTTERFLY_TEST_FAIL_RANK=1"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 1 of 3): error: out of memory"));
   CHECK(!fs::exists(w.path("model/phi.npy")));
 }
 
-TEST_CASE("mpi: a bad command line exits 2 under mpiexec too, and only train is distributed", "[mpi][cli]") {
+TEST_CASE("mpi: a bad command line exits 2 under mpiexec too, and only train is distributed",
+          "[mpi][cli]") {
   workspace w;
   const auto bad = mpi_run(w, 2, {"train", "--topics", "0"});
   CHECK(bad.o.exit_code == 2);

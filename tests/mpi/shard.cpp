@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
-#include "butterfly/lda/evaluation.hpp"
 #include "butterfly/lda/chain.hpp"
+#include "butterfly/lda/evaluation.hpp"
 #include "synthetic.hpp"
 
 namespace lda = butterfly::lda;
@@ -37,7 +37,8 @@ lda::document_set uneven_corpus(std::int64_t M, std::int64_t V, std::uint64_t se
 
 }  // namespace
 
-TEST_CASE("mpi-shard: shard_of tiles the corpus in likelihood blocks balanced by tokens", "[mpi][shard]") {
+TEST_CASE("mpi-shard: shard_of tiles the corpus in likelihood blocks balanced by tokens",
+          "[mpi][shard]") {
   const auto d = uneven_corpus(1000, 50, 3);
   const auto docs = d.view();
   for (int parts : {1, 2, 3, 5, 8, 16, 40}) {
@@ -57,8 +58,9 @@ TEST_CASE("mpi-shard: shard_of tiles the corpus in likelihood blocks balanced by
     // block's tokens on either side.
     std::int64_t block_tokens = 0;
     for (std::int64_t b = 0; b < docs.num_docs(); b += lda::likelihood_block)
-      block_tokens = std::max(block_tokens, docs.doc_offsets[std::min(b + lda::likelihood_block, docs.num_docs())] -
-                                                docs.doc_offsets[b]);
+      block_tokens = std::max(
+          block_tokens, docs.doc_offsets[std::min(b + lda::likelihood_block, docs.num_docs())] -
+                            docs.doc_offsets[b]);
     CHECK(largest <= docs.num_tokens() / parts + 2 * block_tokens);
   }
   // More parts than blocks: the extra parts are empty, never overlapping.
@@ -69,7 +71,8 @@ TEST_CASE("mpi-shard: shard_of tiles the corpus in likelihood blocks balanced by
   CHECK_THROWS_AS(lda::shard_of(docs, 3, 3), std::invalid_argument);
 }
 
-TEST_CASE("mpi-shard: a slice drawn with first_token gets the z of the whole corpus", "[mpi][shard]") {
+TEST_CASE("mpi-shard: a slice drawn with first_token gets the z of the whole corpus",
+          "[mpi][shard]") {
   const int K = 13;
   const auto d = uneven_corpus(300, 40, 5);
   const std::int64_t M = d.view().num_docs(), N = d.view().num_tokens();
@@ -102,7 +105,8 @@ TEST_CASE("mpi-shard: a slice drawn with first_token gets the z of the whole cor
   }
 }
 
-TEST_CASE("mpi-shard: shards' partial sums in shard order give the whole corpus's sums", "[mpi][shard]") {
+TEST_CASE("mpi-shard: shards' partial sums in shard order give the whole corpus's sums",
+          "[mpi][shard]") {
   const auto c = lda::testing::make_synthetic(5, 60, 400, 25, 0.2, 0.05, 8);
   const auto docs = c.docs.view();
   const lda::hyperparameters h{5, 0.1, 0.01};
@@ -133,9 +137,12 @@ TEST_CASE("mpi-shard: shards' partial sums in shard order give the whole corpus'
   const std::int64_t blocks = (90 + lda::completion_block - 1) / lda::completion_block;
   lda::perplexity_partials joined;
   for (std::int64_t b = 0; b < blocks; b += 2) {
-    const auto p = lda::completion_partials(test.docs.view(), b, std::min(b + 2, blocks), s.phi, h, fold);
-    joined.log_likelihood.insert(joined.log_likelihood.end(), p.log_likelihood.begin(), p.log_likelihood.end());
-    joined.scored_tokens.insert(joined.scored_tokens.end(), p.scored_tokens.begin(), p.scored_tokens.end());
+    const auto p =
+        lda::completion_partials(test.docs.view(), b, std::min(b + 2, blocks), s.phi, h, fold);
+    joined.log_likelihood.insert(joined.log_likelihood.end(), p.log_likelihood.begin(),
+                                 p.log_likelihood.end());
+    joined.scored_tokens.insert(joined.scored_tokens.end(), p.scored_tokens.begin(),
+                                p.scored_tokens.end());
   }
   const auto r = lda::combine(joined);
   CHECK(same_bits(r.log_likelihood, all.log_likelihood));
@@ -149,5 +156,6 @@ TEST_CASE("mpi-shard: the chain refuses a shard that does not fit the corpus", "
   auto s = lda::shard_of(d.view(), 2, 1);
   s.first_doc += 1;  // off the block boundary
   s.first_token = d.doc_offsets[s.first_doc];
-  CHECK_THROWS_WITH(lda::chain(d.view(), h, 1, {algorithm::basic}, s, {}), Catch::Contains("does not fit"));
+  CHECK_THROWS_WITH(lda::chain(d.view(), h, 1, {algorithm::basic}, s, {}),
+                    Catch::Contains("does not fit"));
 }

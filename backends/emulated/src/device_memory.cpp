@@ -43,8 +43,8 @@ struct allocation {
 }
 
 std::string describe(const allocation& a) {
-  return "allocation #" + std::to_string(a.number) + " (" + std::to_string(a.bytes) + " bytes, made by " +
-         (a.by.id ? "executor '" + a.by.name + "'" : a.by.name) + ")";
+  return "allocation #" + std::to_string(a.number) + " (" + std::to_string(a.bytes) +
+         " bytes, made by " + (a.by.id ? "executor '" + a.by.name + "'" : a.by.name) + ")";
 }
 
 void segv_handler(int, siginfo_t*, void*);
@@ -74,8 +74,8 @@ class heap {
     if (data < bytes || data > (std::size_t{1} << 40))  // 1 TiB: more than any device has
       out_of_memory(bytes);
     const std::size_t pages = (data + page_ - 1) / page_ * page_;
-    void* m = ::mmap(nullptr, pages + page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+    void* m = ::mmap(nullptr, pages + page_, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) out_of_memory(bytes);
     char* map = static_cast<char*>(m);
     char* start = map + pages - data;
@@ -95,14 +95,16 @@ class heap {
     if (it == live_.end()) {
       const allocation* inside = find(p, 1);
       die("release of " + pointer(p) + ", which is " +
-          (inside ? "inside " + describe(*inside) + ", not its start" : "no live device allocation (host memory, or released already)") +
+          (inside ? "inside " + describe(*inside) + ", not its start"
+                  : "no live device allocation (host memory, or released already)") +
           "; released by " + (o.id ? "executor '" + o.name + "'" : o.name));
     }
     const allocation& a = it->second;
     if (a.by.id != o.id)
       die(describe(a) + " at " + pointer(p) + " released through " +
           (o.id ? "executor '" + o.name + "' at " + pointer(o.id) : o.name) + "; only " +
-          (a.by.id ? "executor '" + a.by.name + "' at " + pointer(a.by.id) : a.by.name) + " may release it");
+          (a.by.id ? "executor '" + a.by.name + "' at " + pointer(a.by.id) : a.by.name) +
+          " may release it");
     ::munmap(a.map, a.mapped);
     live_.erase(it);
   }
@@ -118,8 +120,8 @@ class heap {
       die(std::string(what) + " of " + std::to_string(bytes) + " bytes at " + pointer(device) +
           ": not within one live device allocation");
     if (const allocation* h = find(host, 1))
-      die(std::string(what) + " of " + std::to_string(bytes) + " bytes: its host side " + pointer(host) +
-          " is device memory, " + describe(*h));
+      die(std::string(what) + " of " + std::to_string(bytes) + " bytes: its host side " +
+          pointer(host) + " is device memory, " + describe(*h));
     protect(*a, true);
     std::memcpy(dst, src, bytes);
     protect(*a, open_ > 0);
@@ -157,17 +159,19 @@ class heap {
       const bool guard = x >= map + a.mapped - page_;
       if (guard)
         std::snprintf(out, size,
-                      "butterfly emulated device: %s %p, %zu bytes past the end of allocation #%llu (%zu bytes)\n",
+                      "butterfly emulated device: %s %p, %zu bytes past the end of allocation "
+                      "#%llu (%zu bytes)\n",
                       open_ > 0 ? "a kernel read or wrote" : "host code read or wrote", p,
-                      static_cast<std::size_t>(x - start - a.bytes) + 0, static_cast<unsigned long long>(a.number),
-                      a.bytes);
+                      static_cast<std::size_t>(x - start - a.bytes) + 0,
+                      static_cast<unsigned long long>(a.number), a.bytes);
       else
         std::snprintf(out, size,
-                      "butterfly emulated device: host code read or wrote device memory outside a launch: %p is "
+                      "butterfly emulated device: host code read or wrote device memory outside a "
+                      "launch: %p is "
                       "byte %lld of allocation #%llu (%zu bytes, made by %s%s%s)\n",
                       p, static_cast<long long>(x) - static_cast<long long>(start),
-                      static_cast<unsigned long long>(a.number), a.bytes, a.by.id ? "executor '" : "",
-                      a.by.name.c_str(), a.by.id ? "'" : "");
+                      static_cast<unsigned long long>(a.number), a.bytes,
+                      a.by.id ? "executor '" : "", a.by.name.c_str(), a.by.id ? "'" : "");
       return true;
     }
     return false;
@@ -237,7 +241,9 @@ launch::~launch() { the_heap().close(); }
 // The runtime calls behind device_buffer, on the emulated device.
 namespace butterfly::cuda_hip {
 
-void* device_allocate(std::size_t bytes) { return emulated::device_allocate(emulated::runtime, bytes); }
+void* device_allocate(std::size_t bytes) {
+  return emulated::device_allocate(emulated::runtime, bytes);
+}
 void device_free(void* p) noexcept { emulated::device_release(emulated::runtime, p); }
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) {
   emulated::copy_to_device(device_dst, host_src, bytes);

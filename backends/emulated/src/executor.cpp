@@ -2,9 +2,10 @@
 // emulated device's memory (device_memory.hpp) and run as launches: the draw kernel is the
 // core's draw_warps on the plain-array host lanes at the device widths (32, CUDA's warp; 64,
 // a CDNA wavefront), with its scratch in device memory as on a GPU.
+#include "butterfly/emulated/executor.hpp"
+
 #include "butterfly/detail/executor_of.hpp"
 #include "butterfly/emulated/device_memory.hpp"
-#include "butterfly/emulated/executor.hpp"
 #include "butterfly/host_lanes/executor.hpp"
 
 namespace butterfly::emulated {
@@ -16,7 +17,9 @@ class device_memory_space final : public detail::memory_space {
   void* allocate(const detail::executor& e, std::size_t bytes) const override {
     return device_allocate(owner_of(e), bytes);
   }
-  void release(const detail::executor& e, void* p) const noexcept override { device_release(owner_of(e), p); }
+  void release(const detail::executor& e, void* p) const noexcept override {
+    device_release(owner_of(e), p);
+  }
   void copy_to_device(void* dst, const void* src, std::size_t bytes, void*) const override {
     emulated::copy_to_device(dst, src, bytes);
   }
@@ -42,15 +45,19 @@ class emulated_executor final : public detail::executor_of<emulated_executor, 32
   template <int W, class Algorithm, class Source>
   void run_warps(const detail::warp_launch<Source>& l, std::int64_t warps) const {
     using SG = host_lanes::subgroup<W>;
-    const auto scratch = this->scratch(detail::warp_scratch<SG>::template floats<Algorithm>(l.src.K) * sizeof(float));
+    const auto scratch = this->scratch(
+        detail::warp_scratch<SG>::template floats<Algorithm>(l.src.K) * sizeof(float));
     const launch kernel;
-    detail::draw_warps<Algorithm>(SG{}, l.src, l.z, l.options, 0, warps, static_cast<float*>(scratch.data));
+    detail::draw_warps<Algorithm>(SG{}, l.src, l.z, l.options, 0, warps,
+                                  static_cast<float*>(scratch.data));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<const detail::executor> make_executor() { return std::make_unique<const emulated_executor>(); }
+std::unique_ptr<const detail::executor> make_executor() {
+  return std::make_unique<const emulated_executor>();
+}
 
 }  // namespace butterfly::emulated
 

@@ -61,10 +61,11 @@ int missing_copy_back() {
   std::vector<std::int32_t> host(100, 0);
   {
     // A kernel's output staged for host memory, written and never downloaded.
-    const butterfly::detail::mirror<std::int32_t> out(configured_executor(), host.data(), host.size(),
-                                                      butterfly::detail::memory::host, false);
+    const butterfly::detail::mirror<std::int32_t> out(
+        configured_executor(), host.data(), host.size(), butterfly::detail::memory::host, false);
     const std::vector<std::int32_t> written(host.size(), 7);
-    configured_executor().copy_to_device(out.data(), written.data(), written.size() * sizeof(std::int32_t));
+    configured_executor().copy_to_device(out.data(), written.data(),
+                                         written.size() * sizeof(std::int32_t));
   }  // aborts here
   return 0;
 }
@@ -92,8 +93,9 @@ int main(int argc, char** argv) {
   if (plant == "missing_copy_back") return missing_copy_back();
   if (plant == "leak") return leak();
   if (plant == "copy_past_end") return copy_past_end();
-  std::fprintf(stderr,
-               "usage: device_plants clean_exit|host_read|kernel_overrun|wrong_executor|missing_copy_back|"
-               "leak|copy_past_end\n");
+  std::fprintf(
+      stderr,
+      "usage: device_plants clean_exit|host_read|kernel_overrun|wrong_executor|missing_copy_back|"
+      "leak|copy_past_end\n");
   return 64;
 }

@@ -21,16 +21,17 @@ butterfly::testing::outcome plant(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("butterfly-plant-" + name);
   std::filesystem::create_directories(dir);
   const auto r = butterfly::testing::run(dir.string(), {name}, {}, BUTTERFLY_DEVICE_PLANTS);
-  INFO("device_plants " << name << ": exit " << r.exit_code << ", signal " << r.signal << "\nstdout: " << r.out
-                        << "\nstderr: " << r.err);
+  INFO("device_plants " << name << ": exit " << r.exit_code << ", signal " << r.signal
+                        << "\nstdout: " << r.out << "\nstderr: " << r.err);
   std::filesystem::remove_all(dir);
   return r;
 }
 
 }  // namespace
 
-TEST_CASE("device-emulation: a process that drew packed on the device exits cleanly (the exit crash)",
-          "[emulated]") {
+TEST_CASE(
+    "device-emulation: a process that drew packed on the device exits cleanly (the exit crash)",
+    "[emulated]") {
   const auto r = plant("clean_exit");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("drew packed; exiting") != std::string::npos);
@@ -63,7 +64,8 @@ TEST_CASE("device-emulation: a release through the wrong executor is caught", "[
 TEST_CASE("device-emulation: a missing copy back is caught", "[emulated]") {
   const auto r = plant("missing_copy_back");
   CHECK(r.signal == SIGABRT);
-  CHECK(r.err.find("an output of 400 bytes was staged in device memory and never copied back") != std::string::npos);
+  CHECK(r.err.find("an output of 400 bytes was staged in device memory and never copied back") !=
+        std::string::npos);
 }
 
 TEST_CASE("device-emulation: a leak is caught at exit", "[emulated]") {
@@ -80,7 +82,8 @@ TEST_CASE("device-emulation: a copy past an allocation's end is caught", "[emula
   CHECK(r.err.find("not within one live device allocation") != std::string::npos);
 }
 
-TEST_CASE("device-emulation: device memory starts as 0xff, a launch reads it, copies are counted", "[emulated]") {
+TEST_CASE("device-emulation: device memory starts as 0xff, a launch reads it, copies are counted",
+          "[emulated]") {
   const auto before = emulated::counters();
   emulated::device_buffer<std::int32_t> b(std::size_t{3});
   {

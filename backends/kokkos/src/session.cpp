@@ -1,10 +1,10 @@
 #include "session.hpp"
 
+#include <Kokkos_Core.hpp>
+
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
-
-#include <Kokkos_Core.hpp>
 
 #include "butterfly/kokkos/compat.hpp"
 

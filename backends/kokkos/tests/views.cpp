@@ -17,18 +17,20 @@ namespace {
 template <class Space, class T>
 Kokkos::View<T*, typename Space::memory_space> to_view(const std::vector<T>& v) {
   Kokkos::View<T*, typename Space::memory_space> d("butterfly::test", v.size());
-  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                           v.data(), v.size()));
+  Kokkos::deep_copy(
+      d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
   return d;
 }
 
 template <class Space>
 Kokkos::View<float**, Kokkos::LayoutRight, typename Space::memory_space> to_matrix(
     const std::vector<float>& v, int K) {
-  Kokkos::View<float**, Kokkos::LayoutRight, typename Space::memory_space> d(
-      "butterfly::test", v.size() / K, K);
-  Kokkos::deep_copy(d, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                    Kokkos::MemoryUnmanaged>(v.data(), v.size() / K, K));
+  Kokkos::View<float**, Kokkos::LayoutRight, typename Space::memory_space> d("butterfly::test",
+                                                                             v.size() / K, K);
+  Kokkos::deep_copy(
+      d,
+      Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+          v.data(), v.size() / K, K));
   return d;
 }
 
@@ -48,23 +50,28 @@ std::vector<std::int32_t> draw_on(const Space& space, const butterfly::conforman
   }
   space.fence();
   std::vector<std::int32_t> out(c.outputs());
-  Kokkos::deep_copy(
-      Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), out.size()),
-      z);
+  Kokkos::deep_copy(Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        out.data(), out.size()),
+                    z);
   return out;
 }
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("kokkos View API equals the serial reference on every host space, packing on and off", "[kokkos]"
+TEMPLATE_TEST_CASE(
+    "kokkos View API equals the serial reference on every host space, packing on and off",
+    "[kokkos]"
 #if defined(KOKKOS_ENABLE_SERIAL)
-                   , Kokkos::Serial
+    ,
+    Kokkos::Serial
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-                   , Kokkos::OpenMP
+    ,
+    Kokkos::OpenMP
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-                   , Kokkos::Threads
+    ,
+    Kokkos::Threads
 #endif
 ) {
   const TestType space;

@@ -1,7 +1,7 @@
 // The application owns the Kokkos session; the tests run inside it.
-#include "catch_session.hpp"
-
 #include <Kokkos_Core.hpp>
+
+#include "catch_session.hpp"
 
 int main(int argc, char** argv) {
   const Kokkos::ScopeGuard kokkos(argc, argv);

@@ -1,6 +1,7 @@
 // The openmp backend's z must not depend on the thread count: each warp's draws are a pure
 // function of its inputs. Checked against the serial reference at every width.
 #include <catch2/catch.hpp>
+
 #include <omp.h>
 
 #include <cstdint>
@@ -31,8 +32,10 @@ struct corpus {
       for (int i = 0; i < len; ++i) words.push_back(static_cast<std::int32_t>(next() % V));
       offsets.push_back(static_cast<std::int64_t>(words.size()));
     }
-    for (int i = 0; i < M * K; ++i) theta.push_back(next() % 5 == 0 ? 0.0f : (next() % 1000) / 997.0f);
-    for (int i = 0; i < V * K; ++i) phi.push_back(next() % 4 == 0 ? 0.0f : (next() % 1000) / 991.0f);
+    for (int i = 0; i < M * K; ++i)
+      theta.push_back(next() % 5 == 0 ? 0.0f : (next() % 1000) / 997.0f);
+    for (int i = 0; i < V * K; ++i)
+      phi.push_back(next() % 4 == 0 ? 0.0f : (next() % 1000) / 991.0f);
   }
 };
 
@@ -60,8 +63,7 @@ TEST_CASE("openmp draw_topics: 1, 2 and 3 threads give the reference's z", "[ope
         const thread_count t(threads);
         std::vector<std::int32_t> z(c.words.size(), -2);
         butterfly::draw_topics(c.theta, c.phi, c.K, c.offsets, c.words, z, o);
-        INFO("width " << width << ", " << butterfly::name(method) << ", " << threads
-                      << " threads");
+        INFO("width " << width << ", " << butterfly::name(method) << ", " << threads << " threads");
         CHECK(z == expected);
       }
     }

@@ -105,7 +105,9 @@ std::string backend_unavailable_reason();
 int default_width();
 std::vector<int> supported_widths();
 // default_width()'s name in 0.1, kept until 1.0 so that programs written against 0.1 build.
-[[deprecated("renamed butterfly::default_width()")]] inline int native_width() { return default_width(); }
+[[deprecated("renamed butterfly::default_width()")]] inline int native_width() {
+  return default_width();
+}
 
 namespace reference {
 // The serial backend, whatever BACKEND was configured: the reference the others match.

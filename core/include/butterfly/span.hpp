@@ -15,9 +15,11 @@ class span {
   constexpr span(T* data, std::size_t size) : data_(data), size_(size) {}
   template <class U, class A, class = std::enable_if_t<std::is_convertible_v<U (*)[], T (*)[]>>>
   span(std::vector<U, A>& v) : data_(v.data()), size_(v.size()) {}
-  template <class U, class A, class = std::enable_if_t<std::is_convertible_v<const U (*)[], T (*)[]>>>
+  template <class U, class A,
+            class = std::enable_if_t<std::is_convertible_v<const U (*)[], T (*)[]>>>
   span(const std::vector<U, A>& v) : data_(v.data()), size_(v.size()) {}
-  template <class U, std::size_t N, class = std::enable_if_t<std::is_convertible_v<U (*)[], T (*)[]>>>
+  template <class U, std::size_t N,
+            class = std::enable_if_t<std::is_convertible_v<U (*)[], T (*)[]>>>
   constexpr span(std::array<U, N>& a) : data_(a.data()), size_(N) {}
   template <class U, class = std::enable_if_t<std::is_convertible_v<U (*)[], T (*)[]>>>
   constexpr span(span<U> o) : data_(o.data()), size_(o.size()) {}

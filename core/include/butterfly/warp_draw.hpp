@@ -31,9 +31,9 @@
 //
 // SCRATCH. scratch_floats(K) floats per subgroup (not per lane), what the algorithm uses:
 // K W for basic, 2 K W for butterfly, (2K + W) W for transposed, ceil(K / W) W for
-// warp_scan; laid out [k][lane] so that every access is contiguous across the lanes. Each concurrently running
-// subgroup needs its own; on a GPU it is global memory (for LDA-sized K it exceeds shared
-// memory), e.g. scratch + warp_id * scratch_floats(K). It is the only state between
+// warp_scan; laid out [k][lane] so that every access is contiguous across the lanes. Each
+// concurrently running subgroup needs its own; on a GPU it is global memory (for LDA-sized K it
+// exceeds shared memory), e.g. scratch + warp_id * scratch_floats(K). It is the only state between
 // calls: keep it untouched between cache_theta and the draws that use it, and pass the
 // same K to every call on it.
 //
@@ -90,7 +90,8 @@ namespace detail {
 //   the draw's shuffles too.
 // Both are compiler artefacts, not arithmetic: z is the same either way. The static checks
 // (backends/common/cuda_hip/static_checks: the library's kernels, which call these
-// functions from draw_warp) and the examples step of .ci/run (a user's kernel) check the resource reports.
+// functions from draw_warp) and the examples step of .ci/run (a user's kernel) check the resource
+// reports.
 template <class Subgroup, class Kernel>
 struct basic_warp_draw {
   template <class T>
@@ -98,7 +99,9 @@ struct basic_warp_draw {
   static constexpr int width = Subgroup::width;
 
   // Floats of scratch one subgroup needs for K topics (indices per distribution).
-  static constexpr std::size_t scratch_floats(int K) { return warp_scratch<Subgroup>::template floats<Kernel>(K); }
+  static constexpr std::size_t scratch_floats(int K) {
+    return warp_scratch<Subgroup>::template floats<Kernel>(K);
+  }
 
   // Product form, step 1: Algorithm 5's "cache theta values into theta_local", for the
   // documents (theta rows) m[l] of the lanes: the remnant of K mod W topics as is, each
@@ -134,7 +137,8 @@ struct basic_warp_draw {
                                             const varying<std::int32_t>& c,
                                             const varying<float>& u) {
     return Kernel::draw(sg, product_weights{theta, phi, K},
-                        warp_scratch<Subgroup>::template carve<Kernel>(scratch, K), token<Subgroup>{m, c}, u);
+                        warp_scratch<Subgroup>::template carve<Kernel>(scratch, K),
+                        token<Subgroup>{m, c}, u);
   }
 
   // Row form: lane l draws from weights[row[l], :]. Rows are counted from `weights`
@@ -142,24 +146,27 @@ struct basic_warp_draw {
   BUTTERFLY_FN static varying<int> rows(const Subgroup& sg, float* scratch, int K,
                                         const float* weights, const varying<std::int32_t>& row,
                                         const varying<float>& u) {
-    return Kernel::draw(sg, row_weights{weights, K}, warp_scratch<Subgroup>::template carve<Kernel>(scratch, K),
+    return Kernel::draw(sg, row_weights{weights, K},
+                        warp_scratch<Subgroup>::template carve<Kernel>(scratch, K),
                         token<Subgroup>{varying<std::int64_t>(row), row}, u);
   }
 
   // algorithm::warp_scan only: the whole subgroup draws ONE distribution (m, c and u the
   // same on every lane), lane r holding topics r, r + W, ...; every lane returns the index.
   BUTTERFLY_FN static int products_together(const Subgroup& sg, float* scratch, int K,
-                                            const float* theta, const float* phi,
-                                            std::int64_t m, std::int32_t c, float u) {
+                                            const float* theta, const float* phi, std::int64_t m,
+                                            std::int32_t c, float u) {
     static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
     return Kernel::draw_token(sg, product_weights{theta, phi, K},
-                              warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).p.base, m, c, u);
+                              warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).p.base, m,
+                              c, u);
   }
   BUTTERFLY_FN static int row_together(const Subgroup& sg, float* scratch, int K,
                                        const float* weights, std::int32_t row, float u) {
     static_assert(std::is_same_v<Kernel, warp_scan>, "the lanes draw together in warp_scan");
     return Kernel::draw_token(sg, row_weights{weights, K},
-                              warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).p.base, row, row, u);
+                              warp_scratch<Subgroup>::template carve<Kernel>(scratch, K).p.base,
+                              row, row, u);
   }
 };
 

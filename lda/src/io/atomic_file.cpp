@@ -70,13 +70,15 @@ int create_temporary(const std::string& path, std::string& temporary) {
     temporary = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
-    if (errno != EEXIST || attempt == 100) fail(path, "cannot create temporary file " + temporary, errno);
+    if (errno != EEXIST || attempt == 100)
+      fail(path, "cannot create temporary file " + temporary, errno);
   }
 }
 
 }  // namespace
 
-void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer, survives what) {
+void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer,
+                  survives what) {
   std::string temporary;
   int fd = create_temporary(path, temporary);
   try {
@@ -87,11 +89,13 @@ void write_atomic(const std::string& path, const std::function<void(std::ostream
       out.flush();
       if (!out) fail(path, "cannot write " + temporary, buffer.error() ? buffer.error() : EIO);
     }
-    if (what == survives::power_loss && ::fsync(fd) != 0) fail(path, "cannot fsync " + temporary, errno);
+    if (what == survives::power_loss && ::fsync(fd) != 0)
+      fail(path, "cannot fsync " + temporary, errno);
     const int closed = ::close(fd);
     fd = -1;
     if (closed != 0) fail(path, "cannot close " + temporary, errno);
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) fail(path, "cannot rename " + temporary + " over it", errno);
+    if (std::rename(temporary.c_str(), path.c_str()) != 0)
+      fail(path, "cannot rename " + temporary + " over it", errno);
   } catch (...) {
     if (fd >= 0) ::close(fd);
     ::unlink(temporary.c_str());
@@ -101,7 +105,8 @@ void write_atomic(const std::string& path, const std::function<void(std::ostream
   // The rename is durable only once the directory entry is on disk.
   const std::string directory = directory_of(path);
   const int dir = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) fail(path, "written, but cannot open directory " + directory + " to fsync it", errno);
+  if (dir < 0)
+    fail(path, "written, but cannot open directory " + directory + " to fsync it", errno);
   const int synced = ::fsync(dir);
   const int error = errno;
   ::close(dir);

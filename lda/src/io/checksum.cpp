@@ -16,7 +16,8 @@ class fnv1a64 {
   void integer(T value) {
     auto v = static_cast<std::uint64_t>(value);
     unsigned char le[sizeof(T)];
-    for (std::size_t i = 0; i < sizeof(T); ++i, v >>= 8) le[i] = static_cast<unsigned char>(v & 0xff);
+    for (std::size_t i = 0; i < sizeof(T); ++i, v >>= 8)
+      le[i] = static_cast<unsigned char>(v & 0xff);
     bytes(le, sizeof(T));
   }
   std::uint64_t value() const { return hash_; }

@@ -33,7 +33,8 @@ void line_reader::refill() {
   }
   // zlib reports a gzip stream cut short as end of input with Z_BUF_ERROR.
   if (code == Z_BUF_ERROR) fail_at(path_, number_ + 1, "gzip stream ends early (file truncated)");
-  if (code == Z_ERRNO) fail_at(path_, number_ + 1, std::string("cannot read: ") + std::strerror(errno));
+  if (code == Z_ERRNO)
+    fail_at(path_, number_ + 1, std::string("cannot read: ") + std::strerror(errno));
   if (code != Z_OK || n < 0) {
     // gzerror's text starts with the path; keep only zlib's own words.
     std::string text = message;

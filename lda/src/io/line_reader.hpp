@@ -24,7 +24,7 @@ class line_reader {
   bool next();
   std::string_view line() const { return line_; }
   std::int64_t number() const { return number_; }  // 1-based number of line()
-  bool terminated() const { return terminated_; }   // line() ended with '\n'
+  bool terminated() const { return terminated_; }  // line() ended with '\n'
   const std::string& path() const { return path_; }
   [[noreturn]] void fail(const std::string& what) const { fail_at(path_, number_, what); }
 

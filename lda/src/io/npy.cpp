@@ -54,7 +54,8 @@ class dict_reader {
     return false;
   }
   void expect(char c) {
-    if (!accept(c)) bad(path_, std::string("header: expected '") + c + "' at offset " + std::to_string(pos_));
+    if (!accept(c))
+      bad(path_, std::string("header: expected '") + c + "' at offset " + std::to_string(pos_));
   }
   std::string_view quoted() {
     skip_space();
@@ -96,17 +97,21 @@ class dict_reader {
 
 }  // namespace
 
-void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols, const npy_rows& fill) {
-  if (rows < 0 || cols < 0 || (cols > 0 && rows > std::numeric_limits<std::int64_t>::max() / 4 / cols))
-    throw std::invalid_argument("write_npy: bad shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
-                       std::to_string(cols) + "), }";
+void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols,
+               const npy_rows& fill) {
+  if (rows < 0 || cols < 0 ||
+      (cols > 0 && rows > std::numeric_limits<std::int64_t>::max() / 4 / cols))
+    throw std::invalid_argument("write_npy: bad shape (" + std::to_string(rows) + ", " +
+                                std::to_string(cols) + ")");
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
   // Pad with spaces, then '\n', so magic + version + length + header fills whole 64-byte blocks.
   const std::size_t prefix = magic_size + 2 + 2;
   header.append((alignment - (prefix + header.size() + 1) % alignment) % alignment, ' ');
   header += '\n';
   // Chunks of about 1 MiB of rows (at least one row).
-  const std::int64_t chunk_rows = cols > 0 ? std::max<std::int64_t>(1, (std::int64_t{1} << 18) / cols) : rows;
+  const std::int64_t chunk_rows =
+      cols > 0 ? std::max<std::int64_t>(1, (std::int64_t{1} << 18) / cols) : rows;
   write_atomic(path, [&](std::ostream& out) {
     out.write(magic, magic_size);
     const char version_and_length[4] = {1, 0, static_cast<char>(header.size() & 0xff),
@@ -122,7 +127,8 @@ void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols, co
       bytes.resize(values.size() * 4);
       for (std::size_t i = 0; i < values.size(); ++i) {
         const std::uint32_t bits = float_bits(values[i]);
-        for (std::size_t b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xff);
+        for (std::size_t b = 0; b < 4; ++b)
+          bytes[4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xff);
       }
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
@@ -130,7 +136,8 @@ void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols, co
 }
 
 void write_npy(const std::string& path, const float* data, std::int64_t rows, std::int64_t cols) {
-  if (data == nullptr && rows > 0 && cols > 0) throw std::invalid_argument("write_npy: data is null");
+  if (data == nullptr && rows > 0 && cols > 0)
+    throw std::invalid_argument("write_npy: data is null");
   write_npy(path, rows, cols, [&](std::int64_t first, std::int64_t count, float* out) {
     std::copy(data + first * cols, data + (first + count) * cols, out);
   });
@@ -149,7 +156,8 @@ npy_array read_npy(const std::string& path) {
   if (!in || std::memcmp(start, magic, magic_size) != 0) bad(path, "no \\x93NUMPY magic");
   const int major = start[6];
   if (major != 1 && major != 2)
-    bad(path, "format version " + std::to_string(major) + "." + std::to_string(start[7]) + " (1.0 and 2.0 are read)");
+    bad(path, "format version " + std::to_string(major) + "." + std::to_string(start[7]) +
+                  " (1.0 and 2.0 are read)");
   const std::size_t length_bytes = major == 1 ? 2 : 4;
   in.read(reinterpret_cast<char*>(start + 8), static_cast<std::streamsize>(length_bytes));
   if (!in) bad(path, "file ends inside the header");
@@ -173,7 +181,8 @@ npy_array read_npy(const std::string& path) {
       descr = dict.quoted();
     } else if (key == "fortran_order") {
       const std::string_view value = dict.word();
-      if (value != "True" && value != "False") bad(path, "header: fortran_order is '" + std::string(value) + "'");
+      if (value != "True" && value != "False")
+        bad(path, "header: fortran_order is '" + std::string(value) + "'");
       fortran = value == "True";
       has_fortran = true;
     } else if (key == "shape") {
@@ -196,10 +205,13 @@ npy_array read_npy(const std::string& path) {
     }
   }
   if (!dict.at_end()) bad(path, "header: text after the dict");
-  if (descr.empty() || !has_fortran || !has_shape) bad(path, "header lacks descr, fortran_order or shape");
-  if (descr != "<f4") bad(path, "descr is '" + descr + "', only '<f4' (little-endian float32) is read");
+  if (descr.empty() || !has_fortran || !has_shape)
+    bad(path, "header lacks descr, fortran_order or shape");
+  if (descr != "<f4")
+    bad(path, "descr is '" + descr + "', only '<f4' (little-endian float32) is read");
   if (fortran) bad(path, "Fortran order is not supported");
-  if (shape.empty() || shape.size() > 2) bad(path, std::to_string(shape.size()) + " dimensions (1 or 2 are read)");
+  if (shape.empty() || shape.size() > 2)
+    bad(path, std::to_string(shape.size()) + " dimensions (1 or 2 are read)");
 
   npy_array a;
   a.rows = shape.size() == 2 ? shape[0] : 1;
@@ -211,7 +223,8 @@ npy_array read_npy(const std::string& path) {
     bad(path, "shape needs more data than the file holds");
   const std::int64_t n = a.rows * a.cols;
   if (n * 4 != payload)
-    bad(path, "shape needs " + std::to_string(n * 4) + " data bytes, the file has " + std::to_string(payload));
+    bad(path, "shape needs " + std::to_string(n * 4) + " data bytes, the file has " +
+                  std::to_string(payload));
   a.data.resize(static_cast<std::size_t>(n));
   std::vector<unsigned char> bytes(static_cast<std::size_t>(payload));
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(payload));
@@ -219,7 +232,8 @@ npy_array read_npy(const std::string& path) {
   for (std::int64_t i = 0; i < n; ++i) {
     const unsigned char* p = bytes.data() + 4 * i;
     a.data[static_cast<std::size_t>(i)] =
-        bits_float(std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24);
+        bits_float(std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
+                   std::uint32_t{p[3]} << 24);
   }
   return a;
 }

@@ -17,9 +17,11 @@ char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + '
 
 corpus read_text(const std::string& path, const text_options& options) {
   if (options.min_df < 1)
-    throw std::invalid_argument("read_text: min_df must be >= 1, got " + std::to_string(options.min_df));
-  const auto stopwords = options.stopwords_path.empty() ? std::unordered_set<std::string>{}
-                                                        : detail::read_stopwords(options.stopwords_path);
+    throw std::invalid_argument("read_text: min_df must be >= 1, got " +
+                                std::to_string(options.min_df));
+  const auto stopwords = options.stopwords_path.empty()
+                             ? std::unordered_set<std::string>{}
+                             : detail::read_stopwords(options.stopwords_path);
 
   // First pass numbers every word; rare words are removed once document frequencies are known.
   corpus all;
@@ -67,7 +69,8 @@ corpus read_text(const std::string& path, const text_options& options) {
   for (std::int64_t m = 0; m < all.num_docs(); ++m) {
     for (std::int64_t t = all.doc_offsets[static_cast<std::size_t>(m)];
          t < all.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t) {
-      const std::int32_t id = new_id[static_cast<std::size_t>(all.words[static_cast<std::size_t>(t)])];
+      const std::int32_t id =
+          new_id[static_cast<std::size_t>(all.words[static_cast<std::size_t>(t)])];
       if (id >= 0) kept.words.push_back(id);
     }
     kept.doc_offsets.push_back(kept.num_tokens());

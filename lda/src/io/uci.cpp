@@ -20,14 +20,16 @@ std::int64_t read_header_count(line_reader& in, const char* name) {
   if (!detail::next_field(rest, field)) in.fail(expected + ", found an empty line");
   const auto value = detail::parse_int(field);
   if (!value || *value < 0) in.fail(expected + ", found " + detail::quote(field));
-  if (detail::next_field(rest, extra)) in.fail(expected + " alone on the line, found also " + detail::quote(extra));
+  if (detail::next_field(rest, extra))
+    in.fail(expected + " alone on the line, found also " + detail::quote(extra));
   return *value;
 }
 
 std::int64_t read_id(line_reader& in, std::string_view field, const char* name, std::int64_t max,
                      const char* max_name) {
   const auto value = detail::parse_int(field);
-  if (!value) in.fail(std::string("expected an integer ") + name + ", found " + detail::quote(field));
+  if (!value)
+    in.fail(std::string("expected an integer ") + name + ", found " + detail::quote(field));
   if (*value < 1 || *value > max)
     in.fail(std::string(name) + " " + std::to_string(*value) + " is out of range [1, " + max_name +
             " = " + std::to_string(max) + "]");
@@ -55,26 +57,30 @@ corpus read_uci(const std::string& docword_path, const std::string& vocab_path,
   const auto check_empty_docs = [&](std::int64_t more) {
     empty_docs += more;
     if (empty_docs > limits.max_unused)
-      in.fail("more than " + std::to_string(limits.max_unused) + " documents without entries (D = " +
-              std::to_string(D) + " on line 1): the header is probably corrupt");
+      in.fail("more than " + std::to_string(limits.max_unused) +
+              " documents without entries (D = " + std::to_string(D) +
+              " on line 1): the header is probably corrupt");
   };
   while (in.next()) {
     if (!in.terminated()) in.fail("line does not end with a newline (file truncated?)");
-    if (entries == NNZ) in.fail("expected end of file after " + nnz_origin + " entries, found more lines");
+    if (entries == NNZ)
+      in.fail("expected end of file after " + nnz_origin + " entries, found more lines");
     std::string_view rest = in.line(), fields[3], extra;
     int found = 0;
     while (found < 3 && detail::next_field(rest, fields[found])) ++found;
     if (found < 3)
       in.fail("expected 3 fields 'docID wordID count', found " + std::to_string(found));
     if (detail::next_field(rest, extra))
-      in.fail("expected 3 fields 'docID wordID count', found an extra field " + detail::quote(extra));
+      in.fail("expected 3 fields 'docID wordID count', found an extra field " +
+              detail::quote(extra));
     const std::int64_t doc = read_id(in, fields[0], "docID", D, "D");
     const std::int64_t word = read_id(in, fields[1], "wordID", W, "W");
     const auto count = detail::parse_int(fields[2]);
     if (!count) in.fail("expected an integer count, found " + detail::quote(fields[2]));
     if (*count < 1) in.fail("count must be >= 1, found " + std::to_string(*count));
     if (doc == prev_doc && word == prev_word)
-      in.fail("duplicate entry for (docID " + std::to_string(doc) + ", wordID " + std::to_string(word) + ")");
+      in.fail("duplicate entry for (docID " + std::to_string(doc) + ", wordID " +
+              std::to_string(word) + ")");
     if (doc < prev_doc || (doc == prev_doc && word < prev_word))
       in.fail("entry (" + std::to_string(doc) + ", " + std::to_string(word) + ") comes after (" +
               std::to_string(prev_doc) + ", " + std::to_string(prev_word) +
@@ -86,7 +92,8 @@ corpus read_uci(const std::string& docword_path, const std::string& vocab_path,
     }
     if (*count > limits.max_tokens - c.num_tokens())
       in.fail("more than " + std::to_string(limits.max_tokens) + " tokens in the corpus");
-    c.words.insert(c.words.end(), static_cast<std::size_t>(*count), static_cast<std::int32_t>(word - 1));
+    c.words.insert(c.words.end(), static_cast<std::size_t>(*count),
+                   static_cast<std::int32_t>(word - 1));
     prev_doc = doc;
     prev_word = word;
     ++entries;
@@ -101,11 +108,12 @@ corpus read_uci(const std::string& docword_path, const std::string& vocab_path,
   if (vocab_path.empty()) {
     if (W > entries + limits.max_unused)
       detail::fail_at(docword_path, 2,
-                      "W = " + std::to_string(W) + " is far more than the " + std::to_string(entries) +
-                          " entries: the header is probably corrupt");
+                      "W = " + std::to_string(W) + " is far more than the " +
+                          std::to_string(entries) + " entries: the header is probably corrupt");
     c.vocab = detail::placeholder_vocab(W);
   } else {
-    c.vocab = detail::read_vocab(vocab_path, W, "W = " + std::to_string(W) + " on " + docword_path + ":2");
+    c.vocab = detail::read_vocab(vocab_path, W,
+                                 "W = " + std::to_string(W) + " on " + docword_path + ":2");
   }
   return c;
 }

@@ -23,10 +23,12 @@ TEST_CASE("atomic_file: writes a new file and replaces an old one", "[io][atomic
   const survives what = GENERATE(survives::kill, survives::power_loss);
   io_test::temp_dir dir;
   const auto p = dir.path("out.txt");
-  write_atomic(p, [](std::ostream& out) { out << "first\n"; }, what);
+  write_atomic(
+      p, [](std::ostream& out) { out << "first\n"; }, what);
   CHECK(slurp(p) == "first\n");
   const std::string big(300000, 'x');  // larger than the write buffer
-  write_atomic(p, [&](std::ostream& out) { out << big; }, what);
+  write_atomic(
+      p, [&](std::ostream& out) { out << big; }, what);
   CHECK(slurp(p) == big);
   CHECK(entries(dir.root()) == 1);
   // Created with 0666 minus the umask, like any other file, not mkstemp's 0600.
@@ -53,7 +55,8 @@ TEST_CASE("atomic_file: a throwing writer leaves the old file and no temporary",
   CHECK(entries(dir.root()) == 1);
 
   const auto fresh = dir.path("fresh.txt");
-  REQUIRE_THROWS_AS(write_atomic(fresh, [](std::ostream&) { throw std::runtime_error("no"); }, what),
+  REQUIRE_THROWS_AS(write_atomic(
+                        fresh, [](std::ostream&) { throw std::runtime_error("no"); }, what),
                     std::runtime_error);
   CHECK_FALSE(std::filesystem::exists(fresh));
   CHECK(entries(dir.root()) == 1);
@@ -63,13 +66,16 @@ TEST_CASE("atomic_file: failures name the path and the system error", "[io][atom
   const survives what = GENERATE(survives::kill, survives::power_loss);
   io_test::temp_dir dir;
   const auto p = dir.path("no-such-dir/out.txt");
-  REQUIRE_THROWS_WITH(write_atomic(p, [](std::ostream& out) { out << "x"; }, what),
-                      Catch::StartsWith(p + ": cannot create temporary file") && Catch::Contains("No such file"));
+  REQUIRE_THROWS_WITH(
+      write_atomic(
+          p, [](std::ostream& out) { out << "x"; }, what),
+      Catch::StartsWith(p + ": cannot create temporary file") && Catch::Contains("No such file"));
   // Renaming a file over a non-empty directory fails after the data was written.
   const auto target = dir.path("occupied");
   std::filesystem::create_directory(target);
   dir.write("occupied/keep", "k");
-  REQUIRE_THROWS_WITH(write_atomic(target, [](std::ostream& out) { out << "x"; }, what),
+  REQUIRE_THROWS_WITH(write_atomic(
+                          target, [](std::ostream& out) { out << "x"; }, what),
                       Catch::StartsWith(target + ": cannot rename"));
   CHECK(entries(dir.root()) == 1);
   CHECK(slurp(dir.path("occupied/keep")) == "k");

@@ -12,7 +12,8 @@ TEST_CASE("fuzz seeds: every reader accepts or rejects each seed cleanly", "[io]
     std::ifstream in(entry.path(), std::ios::binary);
     const std::string input(std::istreambuf_iterator<char>(in), {});
     INFO(entry.path().string());
-    fuzz::run_readers(dir.root().string(), reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
+    fuzz::run_readers(dir.root().string(), reinterpret_cast<const std::uint8_t*>(input.data()),
+                      input.size());
     ++seeds;
   }
   CHECK(seeds >= 5);

@@ -24,8 +24,8 @@ std::uint32_t bits(float x) {
 }
 std::string le_float(float x) {
   const std::uint32_t b = bits(x);
-  return {static_cast<char>(b & 0xff), static_cast<char>(b >> 8 & 0xff), static_cast<char>(b >> 16 & 0xff),
-          static_cast<char>(b >> 24)};
+  return {static_cast<char>(b & 0xff), static_cast<char>(b >> 8 & 0xff),
+          static_cast<char>(b >> 16 & 0xff), static_cast<char>(b >> 24)};
 }
 }  // namespace
 
@@ -37,7 +37,8 @@ TEST_CASE("npy: header bytes follow the NumPy format 1.0 spec", "[io][npy]") {
   // magic, version 1.0, little-endian uint16 HEADER_LEN = 118, the dict, spaces and '\n'
   // so that 10 + 118 = 128 is a multiple of 64; then the data, little-endian.
   const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
-  std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(58, ' ') + "\n";
+  std::string expected =
+      std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(58, ' ') + "\n";
   REQUIRE(expected.size() == 128);
   for (const float x : data) expected += le_float(x);
   CHECK(slurp(p) == expected);
@@ -45,10 +46,16 @@ TEST_CASE("npy: header bytes follow the NumPy format 1.0 spec", "[io][npy]") {
 
 TEST_CASE("npy: what write_npy writes reads back bit for bit", "[io][npy]") {
   io_test::temp_dir dir;
-  const std::vector<float> data = {0.1f, -1e30f, std::numeric_limits<float>::denorm_min(),
-                                   std::numeric_limits<float>::infinity(), -0.0f,
-                                   std::numeric_limits<float>::quiet_NaN(), 7.0f, 65504.0f};
-  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 4}, {8, 1}, {1, 8}}) {
+  const std::vector<float> data = {0.1f,
+                                   -1e30f,
+                                   std::numeric_limits<float>::denorm_min(),
+                                   std::numeric_limits<float>::infinity(),
+                                   -0.0f,
+                                   std::numeric_limits<float>::quiet_NaN(),
+                                   7.0f,
+                                   65504.0f};
+  for (const auto& [rows, cols] :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 4}, {8, 1}, {1, 8}}) {
     const auto p = dir.path("m.npy");
     write_npy(p, data.data(), rows, cols);
     CHECK(slurp(p).size() % 64 == 8 * 4 % 64);  // 64-aligned header + 32 data bytes
@@ -85,46 +92,59 @@ TEST_CASE("npy error: files that are not float32 C-order matrices", "[io][npy][e
   const auto make = [&](const std::string& dict, const std::string& payload) {
     std::string header = dict + "\n";
     return dir.write("bad.npy", std::string("\x93NUMPY\x01\x00", 8) +
-                                    std::string{static_cast<char>(header.size()), 0} + header + payload);
+                                    std::string{static_cast<char>(header.size()), 0} + header +
+                                    payload);
   };
   const std::string four(4, '\0');
   const auto p = dir.path("bad.npy");
   REQUIRE_INPUT_ERROR(read_npy(dir.write("bad.npy", "PK\x03\x04 not numpy")), p + ":", "magic");
-  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '>f4', 'fortran_order': False, 'shape': (1, 1), }", four)), p + ":",
-                      "descr is '>f4'");
-  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1), }", four)), p + ":",
-                      "descr is '<f8'");
-  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 1), }", four)), p + ":",
-                      "Fortran order");
-  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1), }", four)),
-                      p + ":", "3 dimensions");
-  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }", four)), p + ":",
-                      "shape needs 8 data bytes, the file has 4");
   REQUIRE_INPUT_ERROR(
-      read_npy(make("{'descr': '<f4', 'fortran_order': False, 'shape': (999999999999999999, 999999999999999999), }",
-                    four)),
-      p + ":", "more data than the file holds");
-  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f4', 'shape': (1, 1), }", four)), p + ":", "lacks");
-  REQUIRE_INPUT_ERROR(read_npy(dir.write("bad.npy", std::string("\x93NUMPY\x01\x00\xff\x00{", 11))), p + ":",
-                      "ends inside the header");
-  REQUIRE_INPUT_ERROR(read_npy(dir.write("bad.npy", std::string("\x93NUMPY\x03\x00", 8))), p + ":", "version 3.0");
-  REQUIRE_INPUT_ERROR(read_npy(dir.path("missing.npy")), dir.path("missing.npy") + ": cannot open", "No such file");
+      read_npy(make("{'descr': '>f4', 'fortran_order': False, 'shape': (1, 1), }", four)), p + ":",
+      "descr is '>f4'");
+  REQUIRE_INPUT_ERROR(
+      read_npy(make("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1), }", four)), p + ":",
+      "descr is '<f8'");
+  REQUIRE_INPUT_ERROR(
+      read_npy(make("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 1), }", four)), p + ":",
+      "Fortran order");
+  REQUIRE_INPUT_ERROR(
+      read_npy(make("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1), }", four)),
+      p + ":", "3 dimensions");
+  REQUIRE_INPUT_ERROR(
+      read_npy(make("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }", four)), p + ":",
+      "shape needs 8 data bytes, the file has 4");
+  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f4', 'fortran_order': False, 'shape': "
+                                    "(999999999999999999, 999999999999999999), }",
+                                    four)),
+                      p + ":", "more data than the file holds");
+  REQUIRE_INPUT_ERROR(read_npy(make("{'descr': '<f4', 'shape': (1, 1), }", four)), p + ":",
+                      "lacks");
+  REQUIRE_INPUT_ERROR(read_npy(dir.write("bad.npy", std::string("\x93NUMPY\x01\x00\xff\x00{", 11))),
+                      p + ":", "ends inside the header");
+  REQUIRE_INPUT_ERROR(read_npy(dir.write("bad.npy", std::string("\x93NUMPY\x03\x00", 8))), p + ":",
+                      "version 3.0");
+  REQUIRE_INPUT_ERROR(read_npy(dir.path("missing.npy")), dir.path("missing.npy") + ": cannot open",
+                      "No such file");
 }
 
 // The rows-at-a-time writer (the LDA trainer's theta and phi): the same bytes as the whole
 // matrix's, over several chunks (about 1 MiB each: here 2 rows of 131,072 floats), and a fill
 // that fails leaves no file.
-TEST_CASE("npy: a matrix written a chunk of rows at a time is the matrix written whole", "[io][npy]") {
+TEST_CASE("npy: a matrix written a chunk of rows at a time is the matrix written whole",
+          "[io][npy]") {
   io_test::temp_dir dir;
   const std::int64_t rows = 5, cols = 131072;
   std::vector<float> data(static_cast<std::size_t>(rows * cols));
-  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 1000) * 0.5f - 7.0f;
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<float>(i % 1000) * 0.5f - 7.0f;
   write_npy(dir.path("whole.npy"), data.data(), rows, cols);
   std::vector<std::pair<std::int64_t, std::int64_t>> asked;
-  write_npy(dir.path("rows.npy"), rows, cols, [&](std::int64_t first, std::int64_t count, float* out) {
-    asked.emplace_back(first, count);
-    for (std::int64_t i = 0; i < count * cols; ++i) out[i] = data[static_cast<std::size_t>(first * cols + i)];
-  });
+  write_npy(dir.path("rows.npy"), rows, cols,
+            [&](std::int64_t first, std::int64_t count, float* out) {
+              asked.emplace_back(first, count);
+              for (std::int64_t i = 0; i < count * cols; ++i)
+                out[i] = data[static_cast<std::size_t>(first * cols + i)];
+            });
   CHECK(asked == std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 2}, {2, 2}, {4, 1}});
   CHECK(slurp(dir.path("rows.npy")) == slurp(dir.path("whole.npy")));
   CHECK_THROWS_WITH(write_npy(dir.path("failed.npy"), rows, cols,

@@ -10,7 +10,8 @@
 
 namespace {
 float value(std::int64_t i, std::int64_t j) {
-  return static_cast<float>(static_cast<double>(i - 2 * j) / 3.0 + static_cast<double>(i * j) * 1e-3);
+  return static_cast<float>(static_cast<double>(i - 2 * j) / 3.0 +
+                            static_cast<double>(i * j) * 1e-3);
 }
 }  // namespace
 
@@ -31,15 +32,15 @@ int main(int argc, char** argv) {
   const auto a = butterfly::io::read_npy(path);
   if (a.rows != rows || a.cols != cols) {
     std::fprintf(stderr, "%s: shape (%lld, %lld), expected (%lld, %lld)\n", path.c_str(),
-                 static_cast<long long>(a.rows), static_cast<long long>(a.cols), static_cast<long long>(rows),
-                 static_cast<long long>(cols));
+                 static_cast<long long>(a.rows), static_cast<long long>(a.cols),
+                 static_cast<long long>(rows), static_cast<long long>(cols));
     return 1;
   }
   for (std::int64_t i = 0; i < rows; ++i)
     for (std::int64_t j = 0; j < cols; ++j)
       if (a.data[static_cast<std::size_t>(i * cols + j)] != value(i, j)) {
-        std::fprintf(stderr, "%s: element (%lld, %lld) differs\n", path.c_str(), static_cast<long long>(i),
-                     static_cast<long long>(j));
+        std::fprintf(stderr, "%s: element (%lld, %lld) differs\n", path.c_str(),
+                     static_cast<long long>(i), static_cast<long long>(j));
         return 1;
       }
   std::printf("%s: %lld x %lld values match\n", path.c_str(), static_cast<long long>(rows),

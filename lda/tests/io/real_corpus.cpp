@@ -11,20 +11,24 @@ const std::string data_dir = BUTTERFLY_SHARED_DATA;
 }
 
 TEST_CASE("real corpus: ap has the documented counts", "[io][uci][data]") {
-  const auto c = butterfly::io::read_uci(data_dir + "/ap/docword.ap.txt.gz", data_dir + "/ap/vocab.ap.txt");
+  const auto c =
+      butterfly::io::read_uci(data_dir + "/ap/docword.ap.txt.gz", data_dir + "/ap/vocab.ap.txt");
   // Figures from shared/data/README.md.
   CHECK(c.num_docs() == 2246);
   CHECK(c.vocab_size() == 10473);
   CHECK(c.num_tokens() == 435838);
   std::int64_t longest = 0;
   for (std::int64_t m = 0; m < c.num_docs(); ++m)
-    longest = std::max(longest, c.doc_offsets[static_cast<std::size_t>(m) + 1] - c.doc_offsets[static_cast<std::size_t>(m)]);
+    longest = std::max(longest, c.doc_offsets[static_cast<std::size_t>(m) + 1] -
+                                    c.doc_offsets[static_cast<std::size_t>(m)]);
   CHECK(longest == 620);
   // NNZ: distinct (doc, word) pairs; entries are sorted, so count changes within documents.
   std::int64_t nnz = 0;
   for (std::int64_t m = 0; m < c.num_docs(); ++m)
-    for (auto t = c.doc_offsets[static_cast<std::size_t>(m)]; t < c.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t)
-      nnz += t == c.doc_offsets[static_cast<std::size_t>(m)] || c.words[static_cast<std::size_t>(t)] != c.words[static_cast<std::size_t>(t) - 1];
+    for (auto t = c.doc_offsets[static_cast<std::size_t>(m)];
+         t < c.doc_offsets[static_cast<std::size_t>(m) + 1]; ++t)
+      nnz += t == c.doc_offsets[static_cast<std::size_t>(m)] ||
+             c.words[static_cast<std::size_t>(t)] != c.words[static_cast<std::size_t>(t) - 1];
   CHECK(nnz == 302031);
   // From an independent Python implementation of the documented layout (corpus.hpp) that
   // parses the UCI file itself (each (d, w, n) line gives n tokens of word w - 1, in file order):

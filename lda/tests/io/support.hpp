@@ -2,10 +2,11 @@
 // throws input_error whose message points at the right file and line.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <stdlib.h>
 #include <zlib.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -38,7 +39,8 @@ class temp_dir {
   std::string write_gz(const std::string& name, const std::string& content) const {
     gzFile f = gzopen(path(name).c_str(), "wb");
     REQUIRE(f != nullptr);
-    REQUIRE(gzwrite(f, content.data(), static_cast<unsigned>(content.size())) == static_cast<int>(content.size()));
+    REQUIRE(gzwrite(f, content.data(), static_cast<unsigned>(content.size())) ==
+            static_cast<int>(content.size()));
     REQUIRE(gzclose(f) == Z_OK);
     return path(name);
   }
@@ -51,17 +53,17 @@ class temp_dir {
 
 // `expr` must throw butterfly::io::input_error whose message starts with `where` (e.g.
 // "PATH:7:") and contains `fragment`.
-#define REQUIRE_INPUT_ERROR(expr, where, fragment)                        \
-  do {                                                                    \
-    bool thrown_ = false;                                                 \
-    try {                                                                 \
-      (void)(expr);                                                       \
-    } catch (const butterfly::io::input_error& e) {                       \
-      thrown_ = true;                                                     \
-      const std::string message_ = e.what();                              \
-      INFO("message: " << message_);                                      \
-      CHECK_THAT(message_, Catch::StartsWith(std::string(where)));        \
-      CHECK_THAT(message_, Catch::Contains(std::string(fragment)));       \
-    }                                                                     \
-    if (!thrown_) FAIL("no input_error from " #expr);                     \
+#define REQUIRE_INPUT_ERROR(expr, where, fragment)                  \
+  do {                                                              \
+    bool thrown_ = false;                                           \
+    try {                                                           \
+      (void)(expr);                                                 \
+    } catch (const butterfly::io::input_error& e) {                 \
+      thrown_ = true;                                               \
+      const std::string message_ = e.what();                        \
+      INFO("message: " << message_);                                \
+      CHECK_THAT(message_, Catch::StartsWith(std::string(where)));  \
+      CHECK_THAT(message_, Catch::Contains(std::string(fragment))); \
+    }                                                               \
+    if (!thrown_) FAIL("no input_error from " #expr);               \
   } while (false)

@@ -20,7 +20,8 @@ TEST_CASE("text: letter runs, lowercased, numbered by first occurrence", "[io][t
 TEST_CASE("text: stop words with comments are dropped, case-insensitively", "[io][text]") {
   io_test::temp_dir dir;
   text_options options;
-  options.stopwords_path = dir.write("stop.txt", "# English stop words\nThe\n\n  a   # article\nof\n");
+  options.stopwords_path =
+      dir.write("stop.txt", "# English stop words\nThe\n\n  a   # article\nof\n");
   const auto c = read_text(dir.write("t.txt", "The art of a cat\nA cat\n"), options);
   CHECK(c.vocab == Vocab{"art", "cat"});
   CHECK(c.words == Words{0, 1, 1});
@@ -57,7 +58,8 @@ TEST_CASE("text error: unreadable text or stop-word file, bad min_df", "[io][tex
   REQUIRE_INPUT_ERROR(read_text(missing), missing + ": cannot open: ", "No such file");
   text_options options;
   options.stopwords_path = missing;
-  REQUIRE_INPUT_ERROR(read_text(dir.write("t.txt", "a b\n"), options), missing + ": cannot open: ", "No such file");
+  REQUIRE_INPUT_ERROR(read_text(dir.write("t.txt", "a b\n"), options),
+                      missing + ": cannot open: ", "No such file");
   options.stopwords_path.clear();
   options.min_df = 0;
   REQUIRE_THROWS_AS(read_text(dir.path("t.txt"), options), std::invalid_argument);

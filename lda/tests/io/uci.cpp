@@ -59,86 +59,92 @@ TEST_CASE("uci error: missing, non-numeric or negative header counts", "[io][uci
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
   REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", ""), ""), p + ":1:", "found end of file");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n"), ""), p + ":2:", "vocabulary size W");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n"), ""),
+                      p + ":2:", "vocabulary size W");
   REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n4\n"), ""), p + ":3:", "NNZ");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "three\n4\n1\n"), ""), p + ":1:", "found 'three'");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n-4\n1\n"), ""), p + ":2:", "found '-4'");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n4\n\n"), ""), p + ":3:", "found an empty line");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3 4\n4\n1\n"), ""), p + ":1:", "alone on the line");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n4\n99999999999999999999\n"), ""), p + ":3:",
-                      "non-negative integer");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "three\n4\n1\n"), ""),
+                      p + ":1:", "found 'three'");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n-4\n1\n"), ""),
+                      p + ":2:", "found '-4'");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n4\n\n"), ""),
+                      p + ":3:", "found an empty line");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3 4\n4\n1\n"), ""),
+                      p + ":1:", "alone on the line");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "3\n4\n99999999999999999999\n"), ""),
+                      p + ":3:", "non-negative integer");
 }
 
 TEST_CASE("uci error: more or fewer entry lines than NNZ", "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n1\n1 1 1\n2 1 1\n"), ""), p + ":5:",
-                      "found more lines");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n2 1 1\n"), ""), p + ":6:",
-                      "expected 1 more entries (NNZ = 3 on line 3), found end of file");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n1\n1 1 1\n2 1 1\n"), ""),
+                      p + ":5:", "found more lines");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n2 1 1\n"), ""),
+                      p + ":6:", "expected 1 more entries (NNZ = 3 on line 3), found end of file");
 }
 
 TEST_CASE("uci error: docID or wordID out of range", "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "3 1 1\n"), ""), p + ":4:",
-                      "docID 3 is out of range [1, D = 2]");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "0 1 1\n"), ""), p + ":4:",
-                      "docID 0 is out of range");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 4 1\n"), ""), p + ":4:",
-                      "wordID 4 is out of range [1, W = 3]");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 0 1\n"), ""), p + ":4:",
-                      "wordID 0 is out of range");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 -2 1\n"), ""), p + ":4:",
-                      "wordID -2 is out of range");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "3 1 1\n"), ""),
+                      p + ":4:", "docID 3 is out of range [1, D = 2]");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "0 1 1\n"), ""),
+                      p + ":4:", "docID 0 is out of range");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 4 1\n"), ""),
+                      p + ":4:", "wordID 4 is out of range [1, W = 3]");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 0 1\n"), ""),
+                      p + ":4:", "wordID 0 is out of range");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 -2 1\n"), ""),
+                      p + ":4:", "wordID -2 is out of range");
 }
 
 TEST_CASE("uci error: zero or negative counts", "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 0\n"), ""), p + ":4:",
-                      "count must be >= 1, found 0");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 -3\n"), ""), p + ":4:",
-                      "count must be >= 1, found -3");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 0\n"), ""),
+                      p + ":4:", "count must be >= 1, found 0");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 -3\n"), ""),
+                      p + ":4:", "count must be >= 1, found -3");
 }
 
 TEST_CASE("uci error: non-numeric, missing or extra fields", "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 x 1\n"), ""), p + ":4:",
-                      "expected an integer wordID, found 'x'");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "a 1 1\n"), ""), p + ":4:",
-                      "expected an integer docID, found 'a'");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 2.5\n"), ""), p + ":4:",
-                      "expected an integer count, found '2.5'");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1\n"), ""), p + ":4:",
-                      "expected 3 fields 'docID wordID count', found 2");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 1 7\n"), ""), p + ":4:",
-                      "found an extra field '7'");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 x 1\n"), ""),
+                      p + ":4:", "expected an integer wordID, found 'x'");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "a 1 1\n"), ""),
+                      p + ":4:", "expected an integer docID, found 'a'");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 2.5\n"), ""),
+                      p + ":4:", "expected an integer count, found '2.5'");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1\n"), ""),
+                      p + ":4:", "expected 3 fields 'docID wordID count', found 2");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 1 7\n"), ""),
+                      p + ":4:", "found an extra field '7'");
   REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "\n"), ""), p + ":4:", "found 0");
 }
 
 TEST_CASE("uci error: entries out of (docID, wordID) order or duplicated", "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n2 2 1\n1 3 1\n"), ""), p + ":6:",
-                      "entry (1, 3) comes after (2, 2)");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n1 3 1\n1 2 1\n"), ""), p + ":6:",
-                      "entry (1, 2) comes after (1, 3)");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n1 2 1\n1 2 4\n"), ""), p + ":6:",
-                      "duplicate entry for (docID 1, wordID 2)");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n2 2 1\n1 3 1\n"), ""),
+                      p + ":6:", "entry (1, 3) comes after (2, 2)");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n1 3 1\n1 2 1\n"), ""),
+                      p + ":6:", "entry (1, 2) comes after (1, 3)");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n3\n1 1 1\n1 2 1\n1 2 4\n"), ""),
+                      p + ":6:", "duplicate entry for (docID 1, wordID 2)");
 }
 
 TEST_CASE("uci error: truncated plain or gzip file", "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
   // The last line lost its newline (and maybe digits): refused rather than guessed at.
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n2\n1 1 1\n2 1 1"), ""), p + ":5:",
-                      "does not end with a newline");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "2\n3\n2\n1 1 1\n2 1 1"), ""),
+                      p + ":5:", "does not end with a newline");
 
   // A gzip stream cut in the middle.
   std::string big = "1\n1000\n1000\n";
-  for (int w = 1; w <= 1000; ++w) big += "1 " + std::to_string(w) + " " + std::to_string(w % 7 + 1) + "\n";
+  for (int w = 1; w <= 1000; ++w)
+    big += "1 " + std::to_string(w) + " " + std::to_string(w % 7 + 1) + "\n";
   const auto gz = dir.write_gz("big.gz", big);
   REQUIRE(read_uci(gz, "").num_tokens() > 0);
   std::string bytes;
@@ -156,22 +162,26 @@ TEST_CASE("uci error: truncated plain or gzip file", "[io][uci][error]") {
   REQUIRE_THROWS_AS(read_uci(bad, ""), butterfly::io::input_error);
 }
 
-TEST_CASE("uci error: vocabulary line count differs from W, an empty entry, or a duplicated vocabulary word",
-          "[io][uci][error]") {
+TEST_CASE(
+    "uci error: vocabulary line count differs from W, an empty entry, or a duplicated vocabulary "
+    "word",
+    "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto d = dir.write("docword.txt", docword);
   const auto v = dir.path("vocab.txt");
-  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\n")), v + ":5:",
-                      "expected 5 lines (W = 5 on " + d + ":2), found end of file");
-  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\ne\nf\n")), v + ":6:", "found more");
-  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\n\nd\ne\n")), v + ":3:",
-                      "expected a word, found an empty line");
-  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\n  \t\nd\ne\n")), v + ":3:", "empty line");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\n")),
+                      v + ":5:", "expected 5 lines (W = 5 on " + d + ":2), found end of file");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\ne\nf\n")),
+                      v + ":6:", "found more");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\n\nd\ne\n")),
+                      v + ":3:", "expected a word, found an empty line");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\n  \t\nd\ne\n")),
+                      v + ":3:", "empty line");
   // A duplicated word names both of its lines; blanks around a word are not part of it.
-  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nb\ne\n")), v + ":4:",
-                      "word 'b' already on " + v + ":2");
-  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\n a\t\n")), v + ":5:",
-                      "word 'a' already on " + v + ":1");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nb\ne\n")),
+                      v + ":4:", "word 'b' already on " + v + ":2");
+  REQUIRE_INPUT_ERROR(read_uci(d, dir.write("vocab.txt", "a\nb\nc\nd\n a\t\n")),
+                      v + ":5:", "word 'a' already on " + v + ":1");
   // Words differing only in case are different words.
   CHECK(read_uci(d, dir.write("vocab.txt", "a\nA\nc\nd\ne\n")).vocab_size() == 5);
 }
@@ -187,26 +197,29 @@ TEST_CASE("uci error: files that cannot be opened", "[io][uci][error]") {
   REQUIRE_INPUT_ERROR(read_uci(sub, ""), sub + ":1: cannot read: ", "Is a directory");
 }
 
-TEST_CASE("uci error: header claims that would need huge allocations fail fast", "[io][uci][error]") {
+TEST_CASE("uci error: header claims that would need huge allocations fail fast",
+          "[io][uci][error]") {
   io_test::temp_dir dir;
   const auto p = dir.path("docword.txt");
   // D = 10^18 with one entry: refused instead of allocating 10^18 offsets.
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1000000000000000000\n3\n1\n1 1 1\n"), ""), p + ":4:",
-                      "documents without entries");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1000000000000000000\n3\n1\n999999999999999 1 1\n"), ""),
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1000000000000000000\n3\n1\n1 1 1\n"), ""),
                       p + ":4:", "documents without entries");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n1000000000000\n1\n1 1 1\n"), ""), p + ":2:",
-                      "does not fit a 32-bit word id");
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n2000000000\n1\n1 1 1\n"), ""), p + ":2:",
-                      "header is probably corrupt");
+  REQUIRE_INPUT_ERROR(
+      read_uci(dir.write("docword.txt", "1000000000000000000\n3\n1\n999999999999999 1 1\n"), ""),
+      p + ":4:", "documents without entries");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n1000000000000\n1\n1 1 1\n"), ""),
+                      p + ":2:", "does not fit a 32-bit word id");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n2000000000\n1\n1 1 1\n"), ""),
+                      p + ":2:", "header is probably corrupt");
   // A count of 10^12 tokens is refused before it is expanded.
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 1000000000000\n"), ""), p + ":4:",
-                      "more than 2147483647 tokens");
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", header + "1 1 1000000000000\n"), ""),
+                      p + ":4:", "more than 2147483647 tokens");
   butterfly::io::read_limits small;
   small.max_tokens = 10;
-  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n3\n2\n1 1 6\n1 2 5\n"), "", small), p + ":5:",
-                      "more than 10 tokens");
-  CHECK(read_uci(dir.write("docword.txt", "1\n3\n2\n1 1 6\n1 2 4\n"), "", small).num_tokens() == 10);
+  REQUIRE_INPUT_ERROR(read_uci(dir.write("docword.txt", "1\n3\n2\n1 1 6\n1 2 5\n"), "", small),
+                      p + ":5:", "more than 10 tokens");
+  CHECK(read_uci(dir.write("docword.txt", "1\n3\n2\n1 1 6\n1 2 4\n"), "", small).num_tokens() ==
+        10);
 }
 
 TEST_CASE("uci: the format is guessed from names with docword anywhere in them", "[io][uci]") {

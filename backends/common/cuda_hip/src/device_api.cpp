@@ -41,38 +41,44 @@ constexpr const char* prepared_fn = BUTTERFLY_API_NAME("topic_draw");
 template <class T>
 void require_size(const char* name, span<T> s, std::size_t want) {
   if (s.size() != want)
-    throw std::invalid_argument(std::string(prepared_fn) + ": " + name + " has " + std::to_string(s.size()) +
-                                " elements; the prepared draw has " + std::to_string(want));
+    throw std::invalid_argument(std::string(prepared_fn) + ": " + name + " has " +
+                                std::to_string(s.size()) + " elements; the prepared draw has " +
+                                std::to_string(want));
 }
 
 }  // namespace
 
-topic_draw::topic_draw(span<const std::int64_t> doc_offsets, span<const std::int32_t> words, int num_topics,
-                       std::int64_t vocab_size, const draw_options& options) {
+topic_draw::topic_draw(span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
+                       int num_topics, std::int64_t vocab_size, const draw_options& options) {
   if (num_topics < 1 || vocab_size < 1)
-    throw std::invalid_argument(std::string(prepared_fn) + ": num_topics = " + std::to_string(num_topics) +
-                                " and vocab_size = " + std::to_string(vocab_size) + " must be positive");
+    throw std::invalid_argument(
+        std::string(prepared_fn) + ": num_topics = " + std::to_string(num_topics) +
+        " and vocab_size = " + std::to_string(vocab_size) + " must be positive");
   const std::size_t K = static_cast<std::size_t>(num_topics);
   const std::size_t M = doc_offsets.empty() ? 0 : doc_offsets.size() - 1;
   draw_options o = options;
   o.validate = false;  // theta and phi are on the device, and not read here
-  const detail::topics_args host{span<const float>(nullptr, M * K),
-                                 span<const float>(nullptr, static_cast<std::size_t>(vocab_size) * K),
-                                 num_topics, doc_offsets, words, span<std::int32_t>(nullptr, words.size())};
+  const detail::topics_args host{
+      span<const float>(nullptr, M * K),
+      span<const float>(nullptr, static_cast<std::size_t>(vocab_size) * K),
+      num_topics,
+      doc_offsets,
+      words,
+      span<std::int32_t>(nullptr, words.size())};
   const detail::executor& e = detail::configured_executor();
   auto call = detail::prepare(e, prepared_fn, host, o);
   if (call.plan) e.place(call.plan);  // uploaded now, so that the calls copy nothing
-  p_.reset(new prepared{num_topics, host.theta.size(), host.phi.size(), doc_offsets.size(), words.size(), o,
-                        std::move(call)});
+  p_.reset(new prepared{num_topics, host.theta.size(), host.phi.size(), doc_offsets.size(),
+                        words.size(), o, std::move(call)});
 }
 
 topic_draw::~topic_draw() = default;
 topic_draw::topic_draw(topic_draw&&) noexcept = default;
 topic_draw& topic_draw::operator=(topic_draw&&) noexcept = default;
 
-void topic_draw::operator()(span<const float> theta, span<const float> phi, span<const std::int64_t> doc_offsets,
-                            span<const std::int32_t> words, span<std::int32_t> z, std::uint32_t iteration,
-                            stream_t stream) const {
+void topic_draw::operator()(span<const float> theta, span<const float> phi,
+                            span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
+                            span<std::int32_t> z, std::uint32_t iteration, stream_t stream) const {
   const prepared& p = *p_;
   require_size("theta", theta, p.theta);
   require_size("phi", phi, p.phi);
@@ -82,8 +88,8 @@ void topic_draw::operator()(span<const float> theta, span<const float> phi, span
   if (p.call.empty()) return;
   draw_options o = p.options;
   o.iteration = iteration;
-  detail::launch(detail::configured_executor(), prepared_fn, p.call, {theta, phi, p.K, doc_offsets, words, z}, o,
-                 detail::memory::device, stream);
+  detail::launch(detail::configured_executor(), prepared_fn, p.call,
+                 {theta, phi, p.K, doc_offsets, words, z}, o, detail::memory::device, stream);
 }
 
 }  // namespace butterfly::BUTTERFLY_GPU_NS

@@ -16,8 +16,8 @@
 #include "butterfly/device_warp/warp.hpp"
 
 // The second __launch_bounds__ argument (minimum resident blocks per multiprocessor) caps
-// registers per thread. Raising it is how the static checks (static_checks/) demonstrate that a forced
-// spill is caught.
+// registers per thread. Raising it is how the static checks (static_checks/) demonstrate that a
+// forced spill is caught.
 #ifndef BUTTERFLY_GPU_MIN_BLOCKS
 #define BUTTERFLY_GPU_MIN_BLOCKS 1
 #endif
@@ -48,8 +48,8 @@ constexpr bool built_for_this_target() {
 
 template <class Algorithm, int W, class Source>
 __global__ void __launch_bounds__(block_threads, BUTTERFLY_GPU_MIN_BLOCKS)
-    draw(const Source src, std::int32_t* z, float* scratch, std::int64_t warps,
-         std::uint64_t seed, std::uint32_t iteration, std::uint64_t first_token) {
+    draw(const Source src, std::int32_t* z, float* scratch, std::int64_t warps, std::uint64_t seed,
+         std::uint32_t iteration, std::uint64_t first_token) {
   if constexpr (built_for_this_target<W>()) {
     using SG = device_warp::warp<W>;
     constexpr int warps_per_block = block_threads / W;
@@ -115,17 +115,19 @@ class gpu_executor final : public detail::executor_of<gpu_executor, BUTTERFLY_GP
     // warps stride over the rest): kept by the executor between launches (executor::scratch).
     const std::size_t block_bytes =
         warps_per_block * scratch_t::template floats<Algorithm>(l.src.K) * sizeof(float);
-    const std::int64_t affordable = static_cast<std::int64_t>(free_device_bytes() / 2 / block_bytes);
+    const std::int64_t affordable =
+        static_cast<std::int64_t>(free_device_bytes() / 2 / block_bytes);
     if (affordable < 1)
-      throw std::runtime_error("butterfly: K = " + std::to_string(l.src.K) + " needs " + std::to_string(block_bytes) +
+      throw std::runtime_error("butterfly: K = " + std::to_string(l.src.K) + " needs " +
+                               std::to_string(block_bytes) +
                                " bytes of draw scratch per block; the device has " +
                                std::to_string(free_device_bytes()) + " free");
     const std::int64_t blocks =
         std::min(affordable, resident_blocks(k, (warps + warps_per_block - 1) / warps_per_block));
     const auto scratch = this->scratch(static_cast<std::size_t>(blocks) * block_bytes);
     const draw_options& o = l.options;
-    launch_and_wait(k, blocks, static_cast<stream_t>(l.stream), l.src, l.z, static_cast<float*>(scratch.data),
-                    warps, o.seed, o.iteration, o.first_token);
+    launch_and_wait(k, blocks, static_cast<stream_t>(l.stream), l.src, l.z,
+                    static_cast<float*>(scratch.data), warps, o.seed, o.iteration, o.first_token);
   }
 };
 

@@ -12,7 +12,8 @@ namespace {
 
 std::atomic<std::uint64_t> copied{0};
 
-void copy(void* dst, const void* src, std::size_t bytes, BUTTERFLY_RT(MemcpyKind) kind, stream_t stream) {
+void copy(void* dst, const void* src, std::size_t bytes, BUTTERFLY_RT(MemcpyKind) kind,
+          stream_t stream) {
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(MemcpyAsync)(dst, src, bytes, kind, stream));
   BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(StreamSynchronize)(stream));
   copied += bytes;
@@ -21,7 +22,9 @@ void copy(void* dst, const void* src, std::size_t bytes, BUTTERFLY_RT(MemcpyKind
 class gpu_memory final : public detail::memory_space {
  public:
   detail::memory where() const override { return detail::memory::device; }
-  void* allocate(const detail::executor&, std::size_t bytes) const override { return device_allocate(bytes); }
+  void* allocate(const detail::executor&, std::size_t bytes) const override {
+    return device_allocate(bytes);
+  }
   void release(const detail::executor&, void* p) const noexcept override { device_free(p); }
   void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream) const override {
     copy(dst, src, bytes, BUTTERFLY_RT(MemcpyHostToDevice), static_cast<stream_t>(stream));

@@ -49,8 +49,7 @@ BUTTERFLY_FN void atomic_add(T* p, T v) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   if constexpr (sizeof(T) == 4)
     atomicAdd(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v));
-  else
-    atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+  else atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 #elif defined(__GNUC__)
   __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 #else

@@ -52,9 +52,8 @@ rows_call prepare(const executor& e, const char* fn, const rows_args& host,
 // Draws a prepared call from `kernel`, spans of the same sizes as the checked ones in memory
 // `where`: host memory, or e's kernel memory. Throws std::runtime_error naming fn when e
 // cannot run here. Returns when z (out) is written.
-void launch(const executor& e, const char* fn, const topics_call& call,
-            const topics_args& kernel, const draw_options& options, memory where,
-            void* stream = nullptr);
+void launch(const executor& e, const char* fn, const topics_call& call, const topics_args& kernel,
+            const draw_options& options, memory where, void* stream = nullptr);
 void launch(const executor& e, const char* fn, const rows_call& call, const rows_args& kernel,
             const draw_options& options, memory where, void* stream = nullptr);
 

@@ -32,8 +32,8 @@ BUTTERFLY_FN varying<SG, T> own_product(const SG& sg, const Source& src, const t
 // positive weight. A total that is zero, NaN or infinite (the weights had an infinity or
 // a NaN) gives -1.
 template <class SG, class Source>
-BUTTERFLY_FN varying<SG, int> draw_in_double(const SG& sg, const Source& src,
-                                             const token<SG>& tok, const varying<SG, float>& u,
+BUTTERFLY_FN varying<SG, int> draw_in_double(const SG& sg, const Source& src, const token<SG>& tok,
+                                             const varying<SG, float>& u,
                                              const typename SG::mask& redo) {
   using f64 = varying<SG, double>;
   const int K = src.K;
@@ -72,7 +72,9 @@ struct reads_theta_directly {
   static constexpr bool caches_theta = false;
   static constexpr bool exchanges = false;
   template <int W>
-  static constexpr std::size_t p_floats(int K) { return static_cast<std::size_t>(K) * W; }
+  static constexpr std::size_t p_floats(int K) {
+    return static_cast<std::size_t>(K) * W;
+  }
 };
 
 struct basic : reads_theta_directly {
@@ -87,9 +89,8 @@ struct basic : reads_theta_directly {
       ws.p.set(sg, k, sum);
     }
     const auto stop = stop_value(sg, sum, u);
-    const auto j = binary_search(sg, stop, 0, src.K - 1, [&](const varying<SG, int>& mid) {
-      return ws.p.get(sg, mid);
-    });
+    const auto j = binary_search(sg, stop, 0, src.K - 1,
+                                 [&](const varying<SG, int>& mid) { return ws.p.get(sg, mid); });
     return finish_draw(sg, src, tok, u, sum, j);
   }
 };

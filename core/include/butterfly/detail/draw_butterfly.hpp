@@ -73,8 +73,7 @@ BUTTERFLY_FN block_search_result<SG> butterfly_search_block(const SG& sg, const 
       const varying<SG, float> t = sg.shuffle_xor(p.get(sg, hisBlockBase + d), flip);
       y = sg.select(((r ^ d) & mask) == 0, t, y);
     }
-    const varying<SG, float> compareValue =
-        sg.select((r & bit) != 0, highValue - y, lowValue + y);
+    const varying<SG, float> compareValue = sg.select((r & bit) != 0, highValue - y, lowValue + y);
     const auto below = stop < compareValue;
     highValue = sg.select(below, compareValue, highValue);
     lowValue = sg.select(below, lowValue, compareValue);

@@ -34,9 +34,8 @@ struct transposed : caches_theta_local {
       sg.sync();  // the next block overwrites exchange
     }
     const auto stop = stop_value(sg, sum, u);
-    const auto j = binary_search(sg, stop, 0, src.K - 1, [&](const varying<SG, int>& mid) {
-      return ws.p.get(sg, mid);
-    });
+    const auto j = binary_search(sg, stop, 0, src.K - 1,
+                                 [&](const varying<SG, int>& mid) { return ws.p.get(sg, mid); });
     return finish_draw(sg, src, tok, u, sum, j);
   }
 };

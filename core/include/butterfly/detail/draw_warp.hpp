@@ -69,9 +69,9 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q, flo
       const i64 m_l = sg.shuffle(m_addr, l), begin = sg.shuffle(first, l);
       const i64 end = begin + sg.shuffle(count, l);
       for (i64 t = begin; t < end; ++t)
-        z[t] = draw_together<WD>(sg, scratch, src, m_l, src.word_at(t),
-                                 rng::token_uniform(seed, iteration,
-                                                    first_token + static_cast<std::uint64_t>(t)));
+        z[t] = draw_together<WD>(
+            sg, scratch, src, m_l, src.word_at(t),
+            rng::token_uniform(seed, iteration, first_token + static_cast<std::uint64_t>(t)));
     }
   } else {
     // Called here, not through a helper like the draws: warp_draw.hpp says why. The row
@@ -87,16 +87,16 @@ BUTTERFLY_FN void draw_warp(const SG& sg, const Source& src, std::int64_t q, flo
       const varying<SG, i64> t_addr =
           sg.select(t < 0, i64{0}, sg.select(t < src.tokens(), t, src.tokens() - 1));
       const varying<SG, std::int32_t> c = src.word(sg, t_addr);
-      const varying<SG, float> u = token_uniforms(
-          sg, seed, iteration, varying<SG, std::uint64_t>(t_addr) + first_token);
+      const varying<SG, float> u =
+          token_uniforms(sg, seed, iteration, varying<SG, std::uint64_t>(t_addr) + first_token);
       sg.scatter(z, t_addr, draw_lanes<WD>(sg, scratch, src, m_addr, c, u), live);
     }
   }
 }
 
 // Warps [q_begin, q_end) of src one after another with one warp's scratch
-// (warp_scratch<SG>::floats<Kernel>): how a host executor runs a range of warps on its lanes (a GPU kernel strides its
-// warps over the grid instead). Host code.
+// (warp_scratch<SG>::floats<Kernel>): how a host executor runs a range of warps on its lanes (a GPU
+// kernel strides its warps over the grid instead). Host code.
 template <class Kernel, class SG, class Source>
 void draw_warps(const SG& sg, const Source& src, std::int32_t* z, const draw_options& o,
                 std::int64_t q_begin, std::int64_t q_end, float* scratch) noexcept {

@@ -61,14 +61,16 @@ struct warp_scan : reads_theta_directly {
   static constexpr bool lanes_are_topics = true;
   // Its scratch is the prefix of draw_token alone: one float per chunk of W topics per lane.
   template <int W>
-  static constexpr std::size_t p_floats(int K) { return static_cast<std::size_t>((K + W - 1) / W) * W; }
+  static constexpr std::size_t p_floats(int K) {
+    return static_cast<std::size_t>((K + W - 1) / W) * W;
+  }
 
   // Draws one token (document or row m, word c, uniform u) with the whole subgroup; every
   // lane returns the same topic (-1 under the rule of finish_draw: an all-zero row, or
   // weights that are not finite). prefix: ceil(K/W) * W floats of scratch.
   template <class SG, class Source>
-  BUTTERFLY_FN static int draw_token(const SG& sg, const Source& src, float* prefix,
-                                     std::int64_t m, std::int32_t c, float u) {
+  BUTTERFLY_FN static int draw_token(const SG& sg, const Source& src, float* prefix, std::int64_t m,
+                                     std::int32_t c, float u) {
     constexpr int W = SG::width;
     const int K = src.K;
     // prefix is reused token after token: the previous token's search read entries that other
@@ -99,10 +101,8 @@ struct warp_scan : reads_theta_directly {
     int lo = 0, hi = (K - 1) / W;
     while (lo < hi) {
       const int mid = (lo + hi) >> 1;
-      if (stop < prefix[mid * W + W - 1])
-        hi = mid;
-      else
-        lo = mid + 1;
+      if (stop < prefix[mid * W + W - 1]) hi = mid;
+      else lo = mid + 1;
     }
     const int j = lo * W;
     const auto positive = chunk_product(sg, src, m, c, j) > 0.0f;

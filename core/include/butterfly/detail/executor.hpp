@@ -37,8 +37,8 @@ struct warp_launch {
   Source src;
   int width;
   const draw_options& options;
-  std::int32_t* z;               // one output per token (product form) or row
-  void* stream = nullptr;        // the device executors' stream; null elsewhere
+  std::int32_t* z;         // one output per token (product form) or row
+  void* stream = nullptr;  // the device executors' stream; null elsewhere
 };
 
 class executor;
@@ -83,10 +83,12 @@ class executor {
   memory kernel_memory() const { return space_.where(); }
   void* allocate(std::size_t bytes) const { return space_.allocate(*this, bytes); }
   void release(void* p) const noexcept { space_.release(*this, p); }
-  void copy_to_device(void* dst, const void* host_src, std::size_t bytes, void* stream = nullptr) const {
+  void copy_to_device(void* dst, const void* host_src, std::size_t bytes,
+                      void* stream = nullptr) const {
     if (bytes > 0) space_.copy_to_device(dst, host_src, bytes, stream);
   }
-  void copy_to_host(void* host_dst, const void* src, std::size_t bytes, void* stream = nullptr) const {
+  void copy_to_host(void* host_dst, const void* src, std::size_t bytes,
+                    void* stream = nullptr) const {
     if (bytes > 0) space_.copy_to_host(host_dst, src, bytes, stream);
   }
   std::uint64_t copied_bytes() const { return space_.copied_bytes(); }

@@ -32,7 +32,9 @@ class kernel_array {
     if (n > 0) e.copy_to_device(data(), host, n * sizeof(T));
   }
   kernel_array(kernel_array&& other) noexcept
-      : e_(other.e_), n_(other.n_), host_(std::move(other.host_)),
+      : e_(other.e_),
+        n_(other.n_),
+        host_(std::move(other.host_)),
         device_(std::exchange(other.device_, nullptr)) {}
   kernel_array(const kernel_array&) = delete;
   kernel_array& operator=(const kernel_array&) = delete;
@@ -95,10 +97,11 @@ class mirror {
   mirror& operator=(const mirror&) = delete;
   ~mirror() {
     if (owed_ && std::uncaught_exceptions() == exceptions_) {
-      std::fprintf(stderr,
-                   "butterfly: an output of %zu bytes was staged in device memory and never copied back "
-                   "(mirror::download missing)\n",
-                   copy_.size() * sizeof(value));
+      std::fprintf(
+          stderr,
+          "butterfly: an output of %zu bytes was staged in device memory and never copied back "
+          "(mirror::download missing)\n",
+          copy_.size() * sizeof(value));
       std::abort();
     }
   }

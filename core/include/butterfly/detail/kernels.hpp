@@ -13,12 +13,20 @@ namespace butterfly::detail {
 template <algorithm A>
 struct kernel_for;
 template <>
-struct kernel_for<algorithm::basic> { using type = basic; };
+struct kernel_for<algorithm::basic> {
+  using type = basic;
+};
 template <>
-struct kernel_for<algorithm::transposed> { using type = transposed; };
+struct kernel_for<algorithm::transposed> {
+  using type = transposed;
+};
 template <>
-struct kernel_for<algorithm::butterfly> { using type = butterfly; };
+struct kernel_for<algorithm::butterfly> {
+  using type = butterfly;
+};
 template <>
-struct kernel_for<algorithm::warp_scan> { using type = warp_scan; };
+struct kernel_for<algorithm::warp_scan> {
+  using type = warp_scan;
+};
 
 }  // namespace butterfly::detail

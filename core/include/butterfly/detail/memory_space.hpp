@@ -29,8 +29,10 @@ class memory_space {
   virtual void release(const executor& owner, void* p) const noexcept = 0;
   // Synchronous with the host, ordered after the work queued on `stream` (null: the default
   // stream). Each copy across the bus adds to copied_bytes() (always 0 on host memory).
-  virtual void copy_to_device(void* dst, const void* host_src, std::size_t bytes, void* stream) const = 0;
-  virtual void copy_to_host(void* host_dst, const void* src, std::size_t bytes, void* stream) const = 0;
+  virtual void copy_to_device(void* dst, const void* host_src, std::size_t bytes,
+                              void* stream) const = 0;
+  virtual void copy_to_host(void* host_dst, const void* src, std::size_t bytes,
+                            void* stream) const = 0;
   virtual std::uint64_t copied_bytes() const = 0;
 
  protected:

@@ -17,7 +17,9 @@ struct caches_theta_local {
   static constexpr bool caches_theta = true;
   static constexpr bool exchanges = false;
   template <int W>
-  static constexpr std::size_t p_floats(int K) { return static_cast<std::size_t>(K) * W; }
+  static constexpr std::size_t p_floats(int K) {
+    return static_cast<std::size_t>(K) * W;
+  }
 };
 
 // c_warp[k] = shuffle(c, k): every lane learns every lane's word (Algorithm 7, line z9shuffle).

@@ -3,9 +3,9 @@
 // width, backend or MPI rank count.
 #pragma once
 
-#include <cstdint>
-
 #include <Random123/philox.h>
+
+#include <cstdint>
 
 #include "butterfly/detail/config.hpp"
 
@@ -28,8 +28,8 @@ BUTTERFLY_FN philox::ctr_type bits(std::uint64_t seed, std::uint32_t iteration, 
   philox::ctr_type ctr = {{static_cast<std::uint32_t>(index),
                            static_cast<std::uint32_t>(index >> 32), iteration,
                            static_cast<std::uint32_t>(s) | (draw << 8)}};
-  philox::key_type key = {{static_cast<std::uint32_t>(seed),
-                           static_cast<std::uint32_t>(seed >> 32)}};
+  philox::key_type key = {
+      {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
   return philox()(ctr, key);
 }
 
@@ -47,8 +47,7 @@ BUTTERFLY_FN double u01(std::uint32_t hi, std::uint32_t lo) {
 BUTTERFLY_FN double u01_32(std::uint32_t x) { return static_cast<double>(x) * 0x1p-32; }
 
 // The uniform that draws token (or row) `index` in iteration `iteration`.
-BUTTERFLY_FN float token_uniform(std::uint64_t seed, std::uint32_t iteration,
-                                 std::uint64_t index) {
+BUTTERFLY_FN float token_uniform(std::uint64_t seed, std::uint32_t iteration, std::uint64_t index) {
   return u01(bits(seed, iteration, stream::z, index)[0]);
 }
 

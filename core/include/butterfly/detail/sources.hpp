@@ -98,10 +98,10 @@ struct row_weights {
 };
 
 struct product_form {
-  const float* theta;            // M x K, row-major
-  const float* phi;              // V x K, row-major
-  const std::int64_t* offsets;   // M + 1
-  const std::int32_t* words;     // N
+  const float* theta;           // M x K, row-major
+  const float* phi;             // V x K, row-major
+  const std::int64_t* offsets;  // M + 1
+  const std::int32_t* words;    // N
   std::int64_t M;
   std::int64_t N;
   int K;
@@ -127,7 +127,7 @@ struct product_form {
   }
   template <class SG>
   BUTTERFLY_FN varying<SG, std::int32_t> word(const SG& sg,
-                                               const varying<SG, std::int64_t>& t) const {
+                                              const varying<SG, std::int64_t>& t) const {
     return sg.gather(words, t);
   }
   BUTTERFLY_FN std::int32_t word_at(std::int64_t t) const { return words[t]; }

@@ -97,12 +97,13 @@ struct warp_scratch {
   template <class Kernel>
   static constexpr std::size_t floats(int K) {
     constexpr std::size_t W = SG::width;
-    return (Kernel::caches_theta ? static_cast<std::size_t>(K) * W : 0) + Kernel::template p_floats<SG::width>(K) +
-           (Kernel::exchanges ? W * W : 0);
+    return (Kernel::caches_theta ? static_cast<std::size_t>(K) * W : 0) +
+           Kernel::template p_floats<SG::width>(K) + (Kernel::exchanges ? W * W : 0);
   }
   template <class Kernel>
   BUTTERFLY_FN static warp_scratch carve(float* base, int K) {
-    float* const p = Kernel::caches_theta ? base + static_cast<std::ptrdiff_t>(K) * SG::width : base;
+    float* const p =
+        Kernel::caches_theta ? base + static_cast<std::ptrdiff_t>(K) * SG::width : base;
     float* const exchange = p + Kernel::template p_floats<SG::width>(K);
     return {{Kernel::caches_theta ? base : nullptr}, {p}, Kernel::exchanges ? exchange : nullptr};
   }

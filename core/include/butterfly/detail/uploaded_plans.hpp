@@ -22,14 +22,12 @@ template <class Copy>
 class uploaded_plans {
  public:
   template <class Upload>
-  std::shared_ptr<const Copy> get(const std::shared_ptr<const warp_plan>& plan,
-                                  Upload&& upload) {
+  std::shared_ptr<const Copy> get(const std::shared_ptr<const warp_plan>& plan, Upload&& upload) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const entry& e) { return e.plan == plan; });
     if (it == entries_.end()) {
-      entries_.insert(entries_.begin(),
-                      entry{plan, std::make_shared<const Copy>(upload(*plan))});
+      entries_.insert(entries_.begin(), entry{plan, std::make_shared<const Copy>(upload(*plan))});
       if (entries_.size() > capacity) entries_.pop_back();
     } else {
       std::rotate(entries_.begin(), it, it + 1);  // most recently used first

@@ -48,7 +48,7 @@ warp_plan make_warp_plan(span<const std::int64_t> doc_offsets, int W, bool keep_
 // recent plans are kept (e.g. training and held-out corpora alternating); safe to call
 // from several threads.
 std::shared_ptr<const warp_plan> cached_warp_plan(span<const std::int64_t> doc_offsets, int W,
-                                                 bool keep_lanes, std::int64_t first_document = 0);
+                                                  bool keep_lanes, std::int64_t first_document = 0);
 // Whether algorithm a needs keep_lanes (its rounding depends on the lane).
 bool lane_dependent(algorithm a);
 

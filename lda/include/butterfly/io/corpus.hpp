@@ -52,8 +52,7 @@ corpus read_uci(const std::string& docword_path, const std::string& vocab_path,
 // of pairs, no id twice on a line, count >= 1. V = vocabulary lines, or max id + 1 without
 // a vocabulary file.
 corpus read_ldac(const std::string& path, const std::string& vocab_path);
-corpus read_ldac(const std::string& path, const std::string& vocab_path,
-                 const read_limits& limits);
+corpus read_ldac(const std::string& path, const std::string& vocab_path, const read_limits& limits);
 
 // Plain text, one document per line. Tokens are maximal runs of ASCII letters, lowercased;
 // stop words (one per line, '#' starts a comment) are dropped, then words found in fewer

@@ -121,7 +121,9 @@ struct documents {
   span<const std::int64_t> doc_offsets;  // M + 1 entries
   span<const std::int32_t> words;        // N entries
   std::int64_t vocab_size = 0;
-  std::int64_t num_docs() const { return doc_offsets.empty() ? 0 : std::int64_t(doc_offsets.size()) - 1; }
+  std::int64_t num_docs() const {
+    return doc_offsets.empty() ? 0 : std::int64_t(doc_offsets.size()) - 1;
+  }
   std::int64_t num_tokens() const { return std::int64_t(words.size()); }
 };
 
@@ -157,12 +159,12 @@ inline shard whole(const documents& docs) { return shard_of(docs, 1, 0); }
 using count_combiner = std::function<void(std::int32_t* counts, std::size_t n)>;
 
 struct state {
-  std::uint32_t iteration = 0;   // iterations completed; 0 is the initial state
+  std::uint32_t iteration = 0;  // iterations completed; 0 is the initial state
   // theta and phi may be empty in a state given to lda::sampler where the sampler makes them
   // from z (sampler::holds_model: a checkpoint of the default collapsed chain holds z alone).
-  std::vector<float> theta;      // M x K row-major, each row sums to 1 (the shard's rows)
-  std::vector<float> phi;        // V x K row-major, each column sums to 1
-  std::vector<std::int32_t> z;   // N topic assignments of the last iteration (the shard's)
+  std::vector<float> theta;     // M x K row-major, each row sums to 1 (the shard's rows)
+  std::vector<float> phi;       // V x K row-major, each column sums to 1
+  std::vector<std::int32_t> z;  // N topic assignments of the last iteration (the shard's)
   // The topics of the pooled_sweeps already run (iteration at or after them), sweep by sweep,
   // N each: what the model pools besides z (empty where nothing is pooled).
   std::vector<std::uint16_t> kept;

@@ -47,7 +47,8 @@ struct checkpoint {
 // a u64. Written with io::write_atomic to survive a power loss: a kill, or a crash of the
 // machine, leaves the previous checkpoint intact. `halfway`, if set, runs when half of the
 // bytes are written: a test hook, so a test can kill the process in the middle of a checkpoint.
-void save_checkpoint(const std::string& path, const checkpoint& c, const std::function<void()>& halfway = {});
+void save_checkpoint(const std::string& path, const checkpoint& c,
+                     const std::function<void()>& halfway = {});
 
 // Throws io::input_error "PATH: ..." for a missing, truncated, corrupted (checksum mismatch)
 // or foreign file, and for the formats before 3 (their options were the command line's

@@ -62,9 +62,9 @@ struct word_buckets {
   const std::int64_t* token_offsets;  // with counts null: the tokens of each word, V + 1,
   const std::int64_t* tokens;         // as lda::chain groups them,
   const std::int32_t* z;
-  std::int32_t* gathered;             // and room for their topics in that order
-  const double* scale;                // s_k = 1 / (n_k + V beta), K
-  const std::int64_t* entries;        // V + 1: where each word's entries go
+  std::int32_t* gathered;       // and room for their topics in that order
+  const double* scale;          // s_k = 1 / (n_k + V beta), K
+  const std::int64_t* entries;  // V + 1: where each word's entries go
   int K;
   std::uint64_t* bits;
   std::int32_t* topics;
@@ -101,7 +101,8 @@ struct word_buckets {
       ++topic_counts[e];
     }
     double sum = 0.0;
-    for (std::int64_t e = at; e < end; ++e) sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
+    for (std::int64_t e = at; e < end; ++e)
+      sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
   }
 };
 
@@ -120,7 +121,8 @@ struct scale_sums {
 // Asks the host's cache for what the next token will read while this one draws (its word's
 // entries are scattered over arrays of the corpus's size); nothing on a device.
 BUTTERFLY_FN void prefetch(const void* p) {
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && (defined(__GNUC__) || defined(__clang__))
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    (defined(__GNUC__) || defined(__clang__))
   __builtin_prefetch(p);
 #else
   (void)p;
@@ -141,7 +143,8 @@ BUTTERFLY_FN std::int64_t first_above(const double* sums, std::int64_t n, double
 // A search of running sums sums[0, n) for v without place `skip` (o's: its interval of the
 // running sums is not part of the bucket, so v steps over it). Rounding can land on skip
 // itself; its neighbour takes that (measure-zero) case.
-BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, double v, std::int64_t skip) {
+BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, double v,
+                                         std::int64_t skip) {
   const double start = skip > 0 ? sums[skip - 1] : 0.0;
   if (v >= start) v += sums[skip] - start;
   const std::int64_t at = first_above(sums, n, v);
@@ -170,12 +173,12 @@ struct collapsed_documents {
   double alpha, beta, prior_total;  // prior_total = V beta
   std::uint64_t seed, first_token;
   std::uint32_t iteration;
-  std::int32_t* z;            // the previous iteration's topics in, this iteration's out
-  std::int64_t first_doc;     // the document of slot 0
-  std::int32_t* doc_counts;   // n_mk, K per slot
-  std::uint64_t* doc_bits;    // set_words(K) per slot
-  std::int32_t* picks;        // K per slot
-  double* weights;            // K per slot
+  std::int32_t* z;           // the previous iteration's topics in, this iteration's out
+  std::int64_t first_doc;    // the document of slot 0
+  std::int32_t* doc_counts;  // n_mk, K per slot
+  std::uint64_t* doc_bits;   // set_words(K) per slot
+  std::int32_t* picks;       // K per slot
+  double* weights;           // K per slot
   static constexpr std::int64_t grain = 4;
 
   BUTTERFLY_FN void operator()(std::int64_t i) const {
@@ -220,7 +223,8 @@ struct collapsed_documents {
         const int o_next = z[t + 1];
         const std::uint64_t* const next_set = word_bits + next * J;
         const std::int64_t next_at = word_entries[next];
-        std::int64_t p = next_at + set_bits(next_set[o_next / 64] & below(o_next % 64)), last = next_at - 1;
+        std::int64_t p = next_at + set_bits(next_set[o_next / 64] & below(o_next % 64)),
+                     last = next_at - 1;
         for (int j = 0; j < J; ++j) {
           const int bits_j = set_bits(next_set[j]);
           if (j < o_next / 64) p += bits_j;
@@ -268,7 +272,8 @@ struct collapsed_documents {
       const double scale_o = scale_sum[o] - (o > 0 ? scale_sum[o - 1] : 0.0);
       double s = alpha * beta * (all_scale - scale_o);
       s = s > 0.0 ? s : 0.0;
-      const auto bits = rng::bits(seed, iteration, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
+      const auto bits =
+          rng::bits(seed, iteration, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
       double u = ((((x + own) + r) + a) + s) * rng::u01(bits[0], bits[1]);
       int k = o;
       if (u < x) {

@@ -13,7 +13,6 @@
 
 namespace butterfly::lda::steps {
 
-
 // Words per column partial of phi: partial sums over these fixed word ranges, added in
 // range order, define the bits of every column sum.
 inline constexpr std::int64_t word_chunk = 256;
@@ -55,11 +54,12 @@ struct initial_topics {
   BUTTERFLY_FN void operator()(std::int64_t m) const {
     const std::int64_t begin = offsets[m], end = offsets[m + 1];
     for (std::int64_t t = begin; t < end; ++t) {
-      const auto r = rng::bits(seed, 0, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
+      const auto r =
+          rng::bits(seed, 0, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
       if (start_topics == 0 || t - begin < start_topics)
-        z[t] = static_cast<std::int32_t>((std::uint64_t{r[0]} * static_cast<std::uint64_t>(K)) >> 32);
-      else
-        z[t] = z[begin + static_cast<std::int64_t>((std::uint64_t{r[1]} * start_topics) >> 32)];
+        z[t] =
+            static_cast<std::int32_t>((std::uint64_t{r[0]} * static_cast<std::uint64_t>(K)) >> 32);
+      else z[t] = z[begin + static_cast<std::int64_t>((std::uint64_t{r[1]} * start_topics) >> 32)];
     }
   }
 };
@@ -166,7 +166,7 @@ struct zero_entries {
 struct token_topic_counts {
   const std::int64_t* offsets;  // rows + 1
   std::int64_t rows;
-  const std::int64_t* tokens;   // null: the identity
+  const std::int64_t* tokens;  // null: the identity
   const std::int32_t* z;
   int K;
   std::int32_t* counts;  // rows x K, zeroed

@@ -37,8 +37,8 @@ std::vector<float> infer_theta(const documents& docs, const std::vector<float>& 
                                const hyperparameters& h, const fold_in_options& o);
 
 struct perplexity_result {
-  double perplexity = 0;        // exp(-log_likelihood / scored_tokens)
-  double log_likelihood = 0;    // sum over scored tokens of log sum_k theta_est[k] phi[w,k]
+  double perplexity = 0;      // exp(-log_likelihood / scored_tokens)
+  double log_likelihood = 0;  // sum over scored tokens of log sum_k theta_est[k] phi[w,k]
   std::int64_t scored_tokens = 0;
 };
 

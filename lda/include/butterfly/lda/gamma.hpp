@@ -46,11 +46,12 @@ struct gamma_attempt {
 // mostly by the squeeze u < 1 - 0.0331 x^4.
 struct marsaglia_tsang {
   double d, c;
-  BUTTERFLY_FN explicit marsaglia_tsang(double shape) : d(shape - 1.0 / 3.0), c(1.0 / std::sqrt(9.0 * (shape - 1.0 / 3.0))) {}
+  BUTTERFLY_FN explicit marsaglia_tsang(double shape)
+      : d(shape - 1.0 / 3.0), c(1.0 / std::sqrt(9.0 * (shape - 1.0 / 3.0))) {}
 
   struct candidate {
-    double x, v;     // the normal and (1 + c x)^3 (1 where 1 + c x <= 0)
-    bool positive;   // 1 + c x > 0
+    double x, v;    // the normal and (1 + c x)^3 (1 where 1 + c x <= 0)
+    bool positive;  // 1 + c x > 0
   };
   BUTTERFLY_FN candidate propose(std::uint32_t w0, std::uint32_t w1) const {
     BUTTERFLY_NO_CONTRACT

@@ -5,11 +5,11 @@
 #include <cstdint>
 
 #include "butterfly/detail/config.hpp"
-#include "butterfly/lda/portable_math.hpp"
 #include "butterfly/detail/subgroup.hpp"
 #include "butterfly/lda/collapsed.hpp"
 #include "butterfly/lda/count_steps.hpp"
 #include "butterfly/lda/mean_steps.hpp"
+#include "butterfly/lda/portable_math.hpp"
 #include "butterfly/lda/posterior_mean.hpp"
 
 namespace butterfly::lda {
@@ -75,7 +75,8 @@ struct likelihood_blocks {
         double term = 0.0;
         for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
           const std::int64_t w = words[t];
-          if (t == offsets[m] || w != words[t - 1]) term = portable::log(dot(theta + m * K, phi + w * K, K));
+          if (t == offsets[m] || w != words[t - 1])
+            term = portable::log(dot(theta + m * K, phi + w * K, K));
           sum += term;
         }
       }
@@ -87,17 +88,21 @@ struct likelihood_blocks {
     float* const prior_row = rows + b * K;
     std::uint64_t* const set = bits + b * J;
     double prior_sum = 0.0;
-    for (int k = 0; k < K; ++k) prior_sum += prior_row[k] = posterior_mean_entry(0.0, word_rows.prior, word_rows.scale[k]);
+    for (int k = 0; k < K; ++k)
+      prior_sum += prior_row[k] = posterior_mean_entry(0.0, word_rows.prior, word_rows.scale[k]);
     for (std::int64_t m = b * block; m < end; ++m) {
       topic_counts{offsets + m, nullptr, z, K, n}(0);  // document m's row of n_mk
-      const double doc_scale = posterior_mean_scale(offsets[m + 1] - offsets[m], K, alpha);  // theta row m's
+      const double doc_scale =
+          posterior_mean_scale(offsets[m + 1] - offsets[m], K, alpha);  // theta row m's
       const float theta0 = posterior_mean_entry(0.0, alpha, doc_scale);
       const auto above_theta0 = [&](int k) {
-        return static_cast<double>(posterior_mean_entry(static_cast<double>(n[k]), alpha, doc_scale)) -
+        return static_cast<double>(
+                   posterior_mean_entry(static_cast<double>(n[k]), alpha, doc_scale)) -
                static_cast<double>(theta0);
       };
       for (int j = 0; j < J; ++j) set[j] = 0;
-      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t)
+        set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
       double doc_dot = static_cast<double>(theta0) * prior_sum;
       for (int j = 0; j < J; ++j)
         for (std::uint64_t d = set[j]; d != 0; d &= d - 1) {

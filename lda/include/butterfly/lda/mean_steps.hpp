@@ -81,7 +81,8 @@ struct posterior_mean_words {
     for (int k = 0; k < K; ++k) row[k] = posterior_mean_entry(0.0, prior, scale[k]);
     const std::int64_t end = entries[w] + used(w);
     for (std::int64_t e = entries[w]; e < end; ++e)
-      row[topics[e]] = posterior_mean_entry(static_cast<double>(counts[e]), prior, scale[topics[e]]);
+      row[topics[e]] =
+          posterior_mean_entry(static_cast<double>(counts[e]), prior, scale[topics[e]]);
   }
   // At entry e of word w, whose topic k is: phi[w,k] less phi at k of a word without
   // counts, at least 0.

@@ -40,7 +40,8 @@ inline constexpr int mh_cycles = 2;
 
 // A word's list for the word proposal: the topics of its tokens in topic order, n_wk copies
 // of k, `length` entries (a count row that sums to more is cut there), from its count row.
-BUTTERFLY_FN void list_topics(const std::int32_t* n, int K, std::int32_t* topics, std::int64_t length) {
+BUTTERFLY_FN void list_topics(const std::int32_t* n, int K, std::int32_t* topics,
+                              std::int64_t length) {
   std::int64_t at = 0;
   for (int k = 0; k < K && at < length; ++k)
     for (std::int32_t c = 0; c < n[k] && at < length; ++c) topics[at++] = k;
@@ -73,7 +74,8 @@ BUTTERFLY_FN std::int64_t mh_pick(double u, std::int64_t listed, double per_topi
 // A token's uniforms: block c (four 32-bit words) for cycle c: the doc proposal's pick and
 // acceptance, the word proposal's pick and acceptance.
 using mh_uniforms = rng::philox::ctr_type;
-BUTTERFLY_FN mh_uniforms mh_block(std::uint64_t seed, std::uint32_t iteration, std::uint64_t index, int c) {
+BUTTERFLY_FN mh_uniforms mh_block(std::uint64_t seed, std::uint32_t iteration, std::uint64_t index,
+                                  int c) {
   return rng::bits(seed, iteration, rng::stream::z, index, static_cast<std::uint32_t>(c));
 }
 
@@ -93,14 +95,24 @@ struct mh_token {
 
   // f_k: the word's weight of topic k without the token's own count.
   BUTTERFLY_FN double f(int k) const {
-    if (k == o) return (static_cast<double>(word_counts[o] - 1) + beta) / (static_cast<double>(totals[o] - 1) + prior_total);
+    if (k == o)
+      return (static_cast<double>(word_counts[o] - 1) + beta) /
+             (static_cast<double>(totals[o] - 1) + prior_total);
     return (static_cast<double>(word_counts[k]) + beta) * scale[k];
   }
   // The proposals' topics, from their picks.
-  BUTTERFLY_FN int doc_topic(std::int64_t j) const { return j >= 0 ? doc_z[j < self ? j : j + 1] : static_cast<int>(-1 - j); }
-  BUTTERFLY_FN int word_topic(std::int64_t i) const { return i >= 0 ? word_topics[i] : static_cast<int>(-1 - i); }
-  BUTTERFLY_FN std::int64_t doc_pick(std::uint32_t u) const { return mh_pick(rng::u01_32(u), length - 1, alpha, K); }
-  BUTTERFLY_FN std::int64_t word_pick(std::uint32_t u) const { return mh_pick(rng::u01_32(u), word_tokens, beta, K); }
+  BUTTERFLY_FN int doc_topic(std::int64_t j) const {
+    return j >= 0 ? doc_z[j < self ? j : j + 1] : static_cast<int>(-1 - j);
+  }
+  BUTTERFLY_FN int word_topic(std::int64_t i) const {
+    return i >= 0 ? word_topics[i] : static_cast<int>(-1 - i);
+  }
+  BUTTERFLY_FN std::int64_t doc_pick(std::uint32_t u) const {
+    return mh_pick(rng::u01_32(u), length - 1, alpha, K);
+  }
+  BUTTERFLY_FN std::int64_t word_pick(std::uint32_t u) const {
+    return mh_pick(rng::u01_32(u), word_tokens, beta, K);
+  }
 
   // The topic after one cycle per block of `blocks` from s.
   BUTTERFLY_FN int move(int s, const mh_uniforms* blocks, int cycles) const {
@@ -120,7 +132,8 @@ struct mh_token {
       t = word_topic(word_pick(r[2]));
       if (t != s) {
         const double to = (static_cast<double>(doc_counts[t]) + alpha) * (t == o ? h_o : scale[t]);
-        const double from = (static_cast<double>(doc_counts[s]) + alpha) * (s == o ? h_o : scale[s]);
+        const double from =
+            (static_cast<double>(doc_counts[s]) + alpha) * (s == o ? h_o : scale[s]);
         if (rng::u01_32(r[3]) * from < to) {
           s = t;
           f_s = f(t);
@@ -155,10 +168,23 @@ struct mh_documents {
   static constexpr std::int64_t grain = 4;
   static constexpr int ahead = 2;  // tokens
 
-  BUTTERFLY_FN mh_token token(std::int64_t begin, std::int64_t end, std::int64_t t, const std::int32_t* n) const {
+  BUTTERFLY_FN mh_token token(std::int64_t begin, std::int64_t end, std::int64_t t,
+                              const std::int32_t* n) const {
     const std::int64_t w = words[t], at = word_offsets[w];
-    return {word_counts + w * K, topics + at, word_offsets[w + 1] - at, scale, totals, n, z + begin, end - begin,
-            t - begin, K, z[t], alpha, beta, prior_total};
+    return {word_counts + w * K,
+            topics + at,
+            word_offsets[w + 1] - at,
+            scale,
+            totals,
+            n,
+            z + begin,
+            end - begin,
+            t - begin,
+            K,
+            z[t],
+            alpha,
+            beta,
+            prior_total};
   }
 
   BUTTERFLY_FN void operator()(std::int64_t m) const {
@@ -166,7 +192,9 @@ struct mh_documents {
     std::int32_t* n = doc_counts + m * K;
     mh_uniforms blocks[ahead + 1][mh_cycles];  // tokens t .. t + ahead, round robin
     for (std::int64_t t = begin; t < end && t < begin + ahead; ++t)
-      for (int c = 0; c < mh_cycles; ++c) blocks[(t - begin) % (ahead + 1)][c] = mh_block(seed, iteration, first_token + static_cast<std::uint64_t>(t), c);
+      for (int c = 0; c < mh_cycles; ++c)
+        blocks[(t - begin) % (ahead + 1)][c] =
+            mh_block(seed, iteration, first_token + static_cast<std::uint64_t>(t), c);
     for (std::int64_t t = begin; t < end; ++t) {
       if (t + ahead < end) {
         mh_uniforms* b = blocks[(t + ahead - begin) % (ahead + 1)];

@@ -71,9 +71,11 @@ BUTTERFLY_FN double log(double x) {
   const double f = m - 1.0;
   const double s = f / (2.0 + f);
   const double z = s * s, w = z * z;
-  const double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  const double t1 = w * (3.999999999940941908e-01 +
+                         w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
   const double t2 = z * (6.666666666666735130e-01 +
-                         w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+                         w * (2.857142874366239149e-01 +
+                              w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
   const double r = t1 + t2;
   const double hfsq = 0.5 * f * f;
   constexpr double ln2_hi = 6.93147180369123816490e-01;  // 0x3fe62e42fee00000: k * ln2_hi is exact
@@ -109,7 +111,7 @@ BUTTERFLY_FN double exp(double x) {
   // 2^n as two factors 2^n1 * 2^n2 (n1 = n / 2 rounded, |n1|, |n2| <= 794), so that results
   // down in the subnormals and up at 2^1024 come out right without a branch.
   const double t1 = n * 0.5 + shifter;
-  const std::uint64_t n1 = to_bits(t1) - to_bits(shifter);          // two's complement
+  const std::uint64_t n1 = to_bits(t1) - to_bits(shifter);  // two's complement
   const std::uint64_t n2 = (to_bits(t) - to_bits(shifter)) - n1;
   return p * from_bits((n1 + 1023) << 52) * from_bits((n2 + 1023) << 52);
 }
@@ -134,13 +136,13 @@ BUTTERFLY_FN double cos_2pi(double u) {
   const double nearest = (u + shifter) - shifter;  // round to nearest
   double a = u - nearest;                          // exact: |a| <= 1/2
   a = select(a < 0.0, -a, a);
-  const bool middle = (a > 0.125) & (a < 0.375);   // cos = -sin(2 pi (a - 1/4))
-  const bool far = a >= 0.375;                     // cos = -cos(2 pi (1/2 - a))
+  const bool middle = (a > 0.125) & (a < 0.375);                       // cos = -sin(2 pi (a - 1/4))
+  const bool far = a >= 0.375;                                         // cos = -cos(2 pi (1/2 - a))
   const double b = select(middle, a - 0.25, select(far, 0.5 - a, a));  // exact (Sterbenz)
   const double b2 = b * b;
   const double c = horner(b2, {0x1.20c62c2f2d7f5p-2, -0x1.b6e24f44b128fp+0, 0x1.f9d38a3763cc3p+2,
-                                -0x1.a6d1f2a204a8cp+4, 0x1.e1f506891babbp+5, -0x1.55d3c7e3cbffap+6,
-                                0x1.03c1f081b5ac4p+6, -0x1.3bd3cc9be45dep+4, 1.0});
+                               -0x1.a6d1f2a204a8cp+4, 0x1.e1f506891babbp+5, -0x1.55d3c7e3cbffap+6,
+                               0x1.03c1f081b5ac4p+6, -0x1.3bd3cc9be45dep+4, 1.0});
   double s = horner(b2, {0x1.aaec32af93359p-4, -0x1.6fadb9f155744p-1, 0x1.e8f434d018d63p+1,
                          -0x1.e3074fde8871fp+3, 0x1.50783487ee782p+5, -0x1.32d2cce62bd86p+6,
                          0x1.466bc6775aae2p+6, -0x1.4abbce625be53p+5, 0x1.921fb54442d18p+2});

@@ -29,7 +29,8 @@ BUTTERFLY_FN void posterior_mean_row(double prior, const Count* counts, int K, f
   std::int64_t total = 0;
   for (int k = 0; k < K; ++k) total += counts[k];
   const double scale = posterior_mean_scale(total, K, prior);
-  for (int k = 0; k < K; ++k) out[k] = posterior_mean_entry(static_cast<double>(counts[k]), prior, scale);
+  for (int k = 0; k < K; ++k)
+    out[k] = posterior_mean_entry(static_cast<double>(counts[k]), prior, scale);
 }
 
 }  // namespace butterfly::lda

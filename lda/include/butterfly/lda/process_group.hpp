@@ -23,9 +23,15 @@ class process_group {
   // process calls each gather.
   virtual std::vector<double> gather(const std::vector<double>& local) const { return local; }
   virtual std::vector<float> gather(const std::vector<float>& local) const { return local; }
-  virtual std::vector<std::int32_t> gather(const std::vector<std::int32_t>& local) const { return local; }
-  virtual std::vector<std::int64_t> gather(const std::vector<std::int64_t>& local) const { return local; }
-  virtual std::vector<std::uint16_t> gather(const std::vector<std::uint16_t>& local) const { return local; }
+  virtual std::vector<std::int32_t> gather(const std::vector<std::int32_t>& local) const {
+    return local;
+  }
+  virtual std::vector<std::int64_t> gather(const std::vector<std::int64_t>& local) const {
+    return local;
+  }
+  virtual std::vector<std::uint16_t> gather(const std::vector<std::uint16_t>& local) const {
+    return local;
+  }
 };
 
 // The group of this process alone.

@@ -37,7 +37,9 @@ struct dirichlet_rows {
   int K;
   float* out;
   static constexpr std::int64_t grain = 64;
-  BUTTERFLY_FN void operator()(std::int64_t m) const { dirichlet_normalise(g + m * K, K, out + m * K); }
+  BUTTERFLY_FN void operator()(std::int64_t m) const {
+    dirichlet_normalise(g + m * K, K, out + m * K);
+  }
 };
 
 // Element k: scale[k] = 1 / (column k's sum), 0 when every variate of the column underflowed.

@@ -35,7 +35,8 @@ class sampler {
   // when its sizes do not fit the chain's documents and topics, or its kept topics the sweeps
   // the chain has pooled by its iteration (sampler_options::average). Where the sampler makes
   // theta and phi from z (holds_model() false) they may be empty, and given they are dropped.
-  sampler(const chain& c, state resumed, const detail::executor& where = detail::configured_executor());
+  sampler(const chain& c, state resumed,
+          const detail::executor& where = detail::configured_executor());
   ~sampler();
   sampler(const sampler&) = delete;
   sampler& operator=(const sampler&) = delete;
@@ -95,11 +96,13 @@ class sampler {
   // there), the estimator's unit (its buffers and steps), the z draw and the pooled sweeps:
   // sampler_parts.hpp and estimator_unit.hpp, beside sampler.cpp.
   struct parts;
-  sampler(const chain& c, state resumed, const detail::executor& where, int);  // the parts, no counts
+  sampler(const chain& c, state resumed, const detail::executor& where,
+          int);          // the parts, no counts
   void refresh_model();  // theta and phi where the estimator left them for later
   void run(const steps::any& s, std::int64_t n) const;  // step s for every element in [0, n)
   template <class Make>
-  void model_rows(const float* held, std::int64_t first, std::int64_t count, float* out, Make&& make);
+  void model_rows(const float* held, std::int64_t first, std::int64_t count, float* out,
+                  Make&& make);
 
   const chain& c_;
   const detail::executor& b_;

@@ -42,13 +42,15 @@
 namespace butterfly::lda::steps {
 
 // One of the steps; a class (not an alias) so the backend seam can declare it.
-class any : public std::variant<initial_topics, keep_topics, topic_counts, posterior_mean_rows,
-                                column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
-                                posterior_mean_entries, posterior_mean_words, gamma_entries, dirichlet_rows,
-                                column_partials<double, double>, sum_scale, dirichlet_columns,
-                                likelihood_blocks, word_gaps, word_buckets, scale_sums, collapsed_documents,
-                                word_topics, mh_documents, zero_entries<std::int32_t>,
-                                zero_entries<std::int64_t>, token_topic_counts, token_partial_counts> {
+class any
+    : public std::variant<initial_topics, keep_topics, topic_counts, posterior_mean_rows,
+                          column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
+                          posterior_mean_entries, posterior_mean_words, gamma_entries,
+                          dirichlet_rows, column_partials<double, double>, sum_scale,
+                          dirichlet_columns, likelihood_blocks, word_gaps, word_buckets, scale_sums,
+                          collapsed_documents, word_topics, mh_documents,
+                          zero_entries<std::int32_t>, zero_entries<std::int64_t>,
+                          token_topic_counts, token_partial_counts> {
  public:
   using variant::variant;
 };

@@ -38,7 +38,7 @@ struct training_events {
 struct iteration_report {
   std::uint32_t iteration = 0;
   iteration_seconds seconds;
-  double log_likelihood = 0;      // NaN where the schedule did not evaluate
+  double log_likelihood = 0;       // NaN where the schedule did not evaluate
   std::uint64_t copied_bytes = 0;  // between host and device memory, checkpoint included
 };
 
@@ -60,7 +60,8 @@ class trainer {
   // "PATH: ..." naming what differs. A checkpoint of a run of another length continues where
   // this run pools no sweep up to it (its kept sweeps are not this run's).
   trainer(const documents& corpus, std::uint64_t corpus_checksum, const training_options& o,
-          std::optional<resume_from> from = std::nullopt, const process_group& group = this_process());
+          std::optional<resume_from> from = std::nullopt,
+          const process_group& group = this_process());
   ~trainer();
   trainer(const trainer&) = delete;
   trainer& operator=(const trainer&) = delete;

@@ -22,9 +22,10 @@ struct training_options {
   // collapsed by default: on ap, 20news and wiki-lead it ends within 1.5 % of WarpLDA's
   // held-out perplexity, where mean stops short of it.
   lda::estimator estimator = lda::estimator::collapsed;
-  std::uint32_t burn_in = 0;                  // sampler_options::burn_in
-  std::optional<std::uint32_t> start_topics;  // none: default_start_topics of the training documents
-  std::optional<std::uint32_t> average;       // none: default_average of the estimator and burn-in
+  std::uint32_t burn_in = 0;  // sampler_options::burn_in
+  std::optional<std::uint32_t>
+      start_topics;                      // none: default_start_topics of the training documents
+  std::optional<std::uint32_t> average;  // none: default_average of the estimator and burn-in
   // Evaluation: this fraction of the documents held out (split_holdout, keyed by the seed) and
   // scored by document completion with fold_in_sweeps sweeps each; the log-likelihood (and
   // held-out perplexity) after every eval_every-th iteration and after the last (0: the last only).

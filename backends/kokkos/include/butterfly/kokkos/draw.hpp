@@ -19,14 +19,14 @@
 // The application owns Kokkos's lifetime: initialize Kokkos before calling these.
 #pragma once
 
+#include <Kokkos_Core.hpp>
+
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-
-#include <Kokkos_Core.hpp>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/detail/draw.hpp"
@@ -43,9 +43,8 @@ constexpr void require_view() {
                 "butterfly::kokkos: wrong View value type");
   static_assert(Rank == 1 || std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>,
                 "butterfly::kokkos: matrices must be row-major (LayoutRight)");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-      "butterfly::kokkos: the execution space cannot access this View's memory space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "butterfly::kokkos: the execution space cannot access this View's memory space");
 }
 
 template <class View>
@@ -102,8 +101,8 @@ void draw_topics(const ExecSpace& space, const Theta& theta, const Phi& phi,
   const int K = detail::topic_count(fn, theta.extent(1));
   if (phi.extent(1) != theta.extent(1))
     throw std::invalid_argument(std::string("butterfly::") + fn + ": phi has " +
-                                std::to_string(phi.extent(1)) + " columns but theta has K = " +
-                                std::to_string(K));
+                                std::to_string(phi.extent(1)) +
+                                " columns but theta has K = " + std::to_string(K));
   const auto h_theta = detail::host_view(theta, o.validate);
   const auto h_phi = detail::host_view(phi, o.validate);
   const auto h_offsets = detail::host_view(doc_offsets, true);
@@ -112,8 +111,9 @@ void draw_topics(const ExecSpace& space, const Theta& theta, const Phi& phi,
   const butterfly::detail::executor& e = executor_for<ExecSpace>();
   // The checks read the host copies; the kernels read the Views.
   butterfly::detail::draw(
-      e, fn, {detail::view_span(theta), detail::view_span(phi), K, detail::view_span(doc_offsets),
-              detail::view_span(words), out},
+      e, fn,
+      {detail::view_span(theta), detail::view_span(phi), K, detail::view_span(doc_offsets),
+       detail::view_span(words), out},
       {detail::host_span(h_theta, theta), detail::host_span(h_phi, phi), K,
        detail::host_span(h_offsets, doc_offsets), detail::host_span(h_words, words), out},
       o, e.kernel_memory(), const_cast<ExecSpace*>(&space));

@@ -5,13 +5,13 @@
 // type; the instance a call runs on travels in warp_launch::stream (null: the default one).
 #pragma once
 
+#include <Kokkos_Core.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <type_traits>
-
-#include <Kokkos_Core.hpp>
 
 #include "butterfly/host_lanes/host_subgroup.hpp"
 #include "butterfly/kokkos/compat.hpp"
@@ -148,19 +148,22 @@ class device_space_executor final
     const std::uint64_t seed = l.options.seed;
     const std::uint32_t iteration = l.options.iteration;
     const std::uint64_t first_token = l.options.first_token;
-    const std::size_t scratch = butterfly::detail::warp_scratch<SG>::template floats<Algorithm>(src.K) * sizeof(float);
+    const std::size_t scratch =
+        butterfly::detail::warp_scratch<SG>::template floats<Algorithm>(src.K) * sizeof(float);
     const ExecSpace space = space_of<ExecSpace>(l.stream);
-    policy p(space, static_cast<int>((warps + warps_per_team - 1) / warps_per_team),
-             warps_per_team, W);
+    policy p(space, static_cast<int>((warps + warps_per_team - 1) / warps_per_team), warps_per_team,
+             W);
     p.set_scratch_size(1, Kokkos::PerThread(scratch));
     Kokkos::parallel_for(
-        "butterfly::draw(vector lanes)", p, KOKKOS_LAMBDA(const typename policy::member_type& team) {
+        "butterfly::draw(vector lanes)", p,
+        KOKKOS_LAMBDA(const typename policy::member_type& team) {
           const std::int64_t q =
               static_cast<std::int64_t>(team.league_rank()) * warps_per_team + team.team_rank();
           float* s = static_cast<float*>(team.thread_scratch(1).get_shmem(scratch));
           if (q >= warps) return;  // uniform over the warp's lanes
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](int lane) {
-            butterfly::detail::draw_warp<Algorithm>(SG{lane}, src, q, s, z, seed, iteration, first_token);
+            butterfly::detail::draw_warp<Algorithm>(SG{lane}, src, q, s, z, seed, iteration,
+                                                    first_token);
           });
         });
     // The front door returns when z is written, and frees what it staged.

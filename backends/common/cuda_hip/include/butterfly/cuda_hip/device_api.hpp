@@ -34,8 +34,7 @@ using device_buffer = cuda_hip::device_buffer<T>;
 
 void draw_topics(span<const float> theta, span<const float> phi, int num_topics,
                  span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
-                 span<std::int32_t> z, const draw_options& options = {},
-                 stream_t stream = nullptr);
+                 span<std::int32_t> z, const draw_options& options = {}, stream_t stream = nullptr);
 
 void draw_rows(span<const float> weights, int num_topics, span<std::int32_t> out,
                const draw_options& options = {}, stream_t stream = nullptr);
@@ -55,9 +54,9 @@ class topic_draw {
   topic_draw& operator=(topic_draw&&) noexcept;
 
   // The draw of `iteration` (draw_options::iteration) on `stream`; returns when z is written.
-  void operator()(span<const float> theta, span<const float> phi, span<const std::int64_t> doc_offsets,
-                  span<const std::int32_t> words, span<std::int32_t> z, std::uint32_t iteration,
-                  stream_t stream = nullptr) const;
+  void operator()(span<const float> theta, span<const float> phi,
+                  span<const std::int64_t> doc_offsets, span<const std::int32_t> words,
+                  span<std::int32_t> z, std::uint32_t iteration, stream_t stream = nullptr) const;
 
  private:
   struct prepared;

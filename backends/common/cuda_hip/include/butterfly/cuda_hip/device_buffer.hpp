@@ -76,9 +76,9 @@ class device_buffer {
  private:
   void require_size(const char* fn, std::size_t n) const {
     if (n != size_)
-      throw std::invalid_argument("butterfly: device_buffer::" + std::string(fn) + ": host span has " +
-                                  std::to_string(n) + " elements, the buffer " +
-                                  std::to_string(size_));
+      throw std::invalid_argument("butterfly: device_buffer::" + std::string(fn) +
+                                  ": host span has " + std::to_string(n) +
+                                  " elements, the buffer " + std::to_string(size_));
   }
 
   T* data_ = nullptr;

@@ -28,7 +28,8 @@ template <class F>
 __global__ void __launch_bounds__(block_threads, BUTTERFLY_FOR_EACH_MIN_BLOCKS)
     for_each(const F f, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
     f(i);
 }
 

@@ -17,19 +17,22 @@ namespace butterfly::cuda_hip {
 template <class... Params>
 std::int64_t resident_blocks(void (*k)(Params...), std::int64_t needed) {
   int per_multiprocessor = 0;
-  BUTTERFLY_GPU_CHECK(
-      BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(&per_multiprocessor, k, block_threads, 0));
-  const std::int64_t resident = std::max<std::int64_t>(1, std::int64_t{per_multiprocessor} * multiprocessors());
+  BUTTERFLY_GPU_CHECK(BUTTERFLY_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(&per_multiprocessor,
+                                                                              k, block_threads, 0));
+  const std::int64_t resident =
+      std::max<std::int64_t>(1, std::int64_t{per_multiprocessor} * multiprocessors());
   return std::min(resident, needed);
 }
 
 // k<<<blocks, block_threads>>>(args...) on `stream`; returns when it is done, so the caller
 // may free what the kernel used and read what it wrote.
 template <class... Params, class... Args>
-void launch_and_wait(void (*k)(Params...), std::int64_t blocks, stream_t stream, const Args&... args) {
+void launch_and_wait(void (*k)(Params...), std::int64_t blocks, stream_t stream,
+                     const Args&... args) {
 #if defined(__HIP__)
   // hipLaunchKernelGGL: the spelling that both hipcc and the HIP CPU runtime (g++) accept.
-  hipLaunchKernelGGL(k, dim3(static_cast<unsigned>(blocks)), dim3(block_threads), 0, stream, args...);
+  hipLaunchKernelGGL(k, dim3(static_cast<unsigned>(blocks)), dim3(block_threads), 0, stream,
+                     args...);
 #else
   k<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(args...);
 #endif

@@ -102,8 +102,7 @@ inline int multiprocessors() {
   BUTTERFLY_GPU_CHECK(hipGetDeviceProperties(&p, device));
   count = p.multiProcessorCount;
 #elif defined(__HIP__)
-  BUTTERFLY_GPU_CHECK(
-      hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount, device));
+  BUTTERFLY_GPU_CHECK(hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount, device));
 #else
   BUTTERFLY_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
 #endif

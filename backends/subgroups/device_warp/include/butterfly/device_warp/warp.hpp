@@ -77,15 +77,12 @@ struct warp {
   __device__ __forceinline__ T shuffle_up(const T& v, int delta) const {
     return __shfl_up_sync(full, v, static_cast<unsigned>(delta), W);
   }
-  __device__ __forceinline__ std::uint64_t ballot(bool m) const {
-    return __ballot_sync(full, m);
-  }
+  __device__ __forceinline__ std::uint64_t ballot(bool m) const { return __ballot_sync(full, m); }
   __device__ __forceinline__ void sync() const { __syncwarp(full); }
 #endif
 
   template <class A, class B>
-  __device__ __forceinline__ std::common_type_t<A, B> select(bool m, const A& a,
-                                                             const B& b) const {
+  __device__ __forceinline__ std::common_type_t<A, B> select(bool m, const A& a, const B& b) const {
     using T = std::common_type_t<A, B>;
     return m ? static_cast<T>(a) : static_cast<T>(b);
   }

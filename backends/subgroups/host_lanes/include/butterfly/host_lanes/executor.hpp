@@ -28,7 +28,8 @@ struct warp_scratch_buffer {
   std::vector<float> floats;
   std::size_t per_warp;
   warp_scratch_buffer(int K, int count)
-      : floats(detail::warp_scratch<SG>::template floats<Kernel>(K) * static_cast<std::size_t>(count)),
+      : floats(detail::warp_scratch<SG>::template floats<Kernel>(K) *
+               static_cast<std::size_t>(count)),
         per_warp(detail::warp_scratch<SG>::template floats<Kernel>(K)) {}
   float* of(int i) { return floats.data() + per_warp * static_cast<std::size_t>(i); }
 };
@@ -74,14 +75,14 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
 // widths again in each backend doubled the library's build time (most of all under the
 // sanitizers). PREFIX is `extern` here and empty where they are instantiated (in namespace
 // butterfly, which encloses detail::draw_warps).
-#define BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, ALG, FORM)                                     \
+#define BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, ALG, FORM)                                        \
   PREFIX template void detail::draw_warps<detail::ALG, host_lanes::subgroup<W>, detail::FORM>( \
-      const host_lanes::subgroup<W>&, const detail::FORM&, std::int32_t*, const draw_options&,  \
+      const host_lanes::subgroup<W>&, const detail::FORM&, std::int32_t*, const draw_options&, \
       std::int64_t, std::int64_t, float*) noexcept;
-#define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)             \
-  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, basic, FORM)           \
-  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, transposed, FORM)      \
-  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, butterfly, FORM)       \
+#define BUTTERFLY_ARRAY_LANES_AT(PREFIX, W, FORM)        \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, basic, FORM)      \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, transposed, FORM) \
+  BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, butterfly, FORM)  \
   BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, warp_scan, FORM)
 #define BUTTERFLY_ARRAY_LANES_FORM(PREFIX, FORM) \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 4, FORM)      \
@@ -89,7 +90,7 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 16, FORM)     \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 32, FORM)     \
   BUTTERFLY_ARRAY_LANES_AT(PREFIX, 64, FORM)
-#define BUTTERFLY_ARRAY_LANES(PREFIX)                \
+#define BUTTERFLY_ARRAY_LANES(PREFIX)              \
   BUTTERFLY_ARRAY_LANES_FORM(PREFIX, product_form) \
   BUTTERFLY_ARRAY_LANES_FORM(PREFIX, row_form)
 

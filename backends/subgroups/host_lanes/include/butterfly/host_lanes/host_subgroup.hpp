@@ -15,7 +15,7 @@
 namespace butterfly::host_lanes {
 
 template <int W>
-using host_subgroup = std::conditional_t<W <= 2 * simd::simd_chunk_lanes<W>, simd_subgroup<W>,
-                                         subgroup<W>>;
+using host_subgroup =
+    std::conditional_t<W <= 2 * simd::simd_chunk_lanes<W>, simd_subgroup<W>, subgroup<W>>;
 
 }  // namespace butterfly::host_lanes

@@ -66,14 +66,15 @@ BUTTERFLY_FN auto zip(const A& a, const B& b, F f) {
 }
 
 template <class A, class B>
-inline constexpr bool any_lanes = (lane_width<A>::value | lane_width<B>::value) != 0 &&
-                                  std::is_arithmetic_v<typename lane_type<A>::type> &&
-                                  std::is_arithmetic_v<typename lane_type<B>::type>;
+inline constexpr bool any_lanes =
+    (lane_width<A>::value | lane_width<B>::value) != 0 &&
+    std::is_arithmetic_v<typename lane_type<A>::type>&& std::is_arithmetic_v<
+        typename lane_type<B>::type>;
 
-#define BUTTERFLY_LANES_BINARY(op)                                                  \
-  template <class A, class B, class = std::enable_if_t<any_lanes<A, B>>>           \
-  BUTTERFLY_FN auto operator op(const A& a, const B& b) {                           \
-    return zip(a, b, [](auto x, auto y) { return x op y; });                        \
+#define BUTTERFLY_LANES_BINARY(op)                                       \
+  template <class A, class B, class = std::enable_if_t<any_lanes<A, B>>> \
+  BUTTERFLY_FN auto operator op(const A& a, const B& b) {                \
+    return zip(a, b, [](auto x, auto y) { return x op y; });             \
   }
 BUTTERFLY_LANES_BINARY(+)
 BUTTERFLY_LANES_BINARY(-)
@@ -94,11 +95,11 @@ BUTTERFLY_LANES_BINARY(&&)
 BUTTERFLY_LANES_BINARY(||)
 #undef BUTTERFLY_LANES_BINARY
 
-#define BUTTERFLY_LANES_ASSIGN(op)                                                  \
-  template <class T, int W, class B>                                                \
-  BUTTERFLY_FN lanes<T, W>& operator op##=(lanes<T, W>& a, const B& b) {            \
+#define BUTTERFLY_LANES_ASSIGN(op)                                                   \
+  template <class T, int W, class B>                                                 \
+  BUTTERFLY_FN lanes<T, W>& operator op##=(lanes<T, W>& a, const B& b) {             \
     for (int l = 0; l < W; ++l) a.v[l] = static_cast<T>(a.v[l] op lane_value(b, l)); \
-    return a;                                                                       \
+    return a;                                                                        \
   }
 BUTTERFLY_LANES_ASSIGN(+)
 BUTTERFLY_LANES_ASSIGN(-)

@@ -40,8 +40,7 @@ inline constexpr int simd_register_bytes = 16;  // SSE2, the x86-64 baseline
 
 // Lanes per chunk for logical width W.
 template <int W>
-inline constexpr int simd_chunk_lanes =
-    W < simd_register_bytes / 4 ? W : simd_register_bytes / 4;
+inline constexpr int simd_chunk_lanes = W < simd_register_bytes / 4 ? W : simd_register_bytes / 4;
 
 // One chunk of L lanes of T as a GCC vector; integer lanes of T's size index a shuffle.
 template <class T, int L>
@@ -51,11 +50,10 @@ struct simd_chunk {
 template <class T, int L>
 using chunk_t = typename simd_chunk<T, L>::type;
 template <class T>
-using same_size_int =
-    std::conditional_t<sizeof(T) == 8, std::int64_t,
-                       std::conditional_t<sizeof(T) == 4, std::int32_t,
-                                          std::conditional_t<sizeof(T) == 2, std::int16_t,
-                                                             std::int8_t>>>;
+using same_size_int = std::conditional_t<
+    sizeof(T) == 8, std::int64_t,
+    std::conditional_t<sizeof(T) == 4, std::int32_t,
+                       std::conditional_t<sizeof(T) == 2, std::int16_t, std::int8_t>>>;
 
 template <int W>
 struct simd_mask;
@@ -129,9 +127,10 @@ inline constexpr int simd_common_width =
     simd_width<A>::value > simd_width<B>::value ? simd_width<A>::value : simd_width<B>::value;
 
 template <class A, class B>
-inline constexpr bool any_simd = (simd_width<A>::value | simd_width<B>::value) != 0 &&
-                                 std::is_arithmetic_v<typename simd_lane_type<A>::type> &&
-                                 std::is_arithmetic_v<typename simd_lane_type<B>::type>;
+inline constexpr bool any_simd =
+    (simd_width<A>::value | simd_width<B>::value) != 0 &&
+    std::is_arithmetic_v<typename simd_lane_type<A>::type>&& std::is_arithmetic_v<
+        typename simd_lane_type<B>::type>;
 
 // x as simd_lanes<T, W>: converted lane by lane, or broadcast if uniform.
 template <class T, int W, class X>
@@ -143,16 +142,16 @@ BUTTERFLY_FN simd_lanes<T, W> simd_as(const X& x) {
 
 // Arithmetic and bitwise operators: both sides converted to the type the scalar operator
 // yields (the usual arithmetic conversions, as lanes<T, W>'s lambdas apply them per lane).
-#define BUTTERFLY_SIMD_BINARY(op)                                                         \
-  template <class A, class B, class = std::enable_if_t<any_simd<A, B>>>                  \
-  BUTTERFLY_FN auto operator op(const A& a, const B& b) {                                 \
-    constexpr int W = simd_common_width<A, B>;                                            \
-    using R = decltype(std::declval<typename simd_lane_type<A>::type>()                   \
-                           op std::declval<typename simd_lane_type<B>::type>());          \
-    const simd_lanes<R, W> x = simd_as<R, W>(a), y = simd_as<R, W>(b);                   \
-    simd_lanes<R, W> r;                                                                    \
-    for (int i = 0; i < r.N; ++i) r.c[i] = x.c[i] op y.c[i];                              \
-    return r;                                                                              \
+#define BUTTERFLY_SIMD_BINARY(op)                                                \
+  template <class A, class B, class = std::enable_if_t<any_simd<A, B>>>          \
+  BUTTERFLY_FN auto operator op(const A& a, const B& b) {                        \
+    constexpr int W = simd_common_width<A, B>;                                   \
+    using R = decltype(std::declval<typename simd_lane_type<A>::type>()          \
+                           op std::declval<typename simd_lane_type<B>::type>()); \
+    const simd_lanes<R, W> x = simd_as<R, W>(a), y = simd_as<R, W>(b);           \
+    simd_lanes<R, W> r;                                                          \
+    for (int i = 0; i < r.N; ++i) r.c[i] = x.c[i] op y.c[i];                     \
+    return r;                                                                    \
   }
 BUTTERFLY_SIMD_BINARY(+)
 BUTTERFLY_SIMD_BINARY(-)
@@ -166,16 +165,16 @@ BUTTERFLY_SIMD_BINARY(>>)
 #undef BUTTERFLY_SIMD_BINARY
 
 // Comparisons: both sides in their common type, the result a mask.
-#define BUTTERFLY_SIMD_COMPARE(op)                                                        \
-  template <class A, class B, class = std::enable_if_t<any_simd<A, B>>>                  \
-  BUTTERFLY_FN simd_mask<simd_common_width<A, B>> operator op(const A& a, const B& b) {  \
-    constexpr int W = simd_common_width<A, B>;                                            \
-    using C = decltype(std::declval<typename simd_lane_type<A>::type>() +                 \
-                       std::declval<typename simd_lane_type<B>::type>());                 \
-    const simd_lanes<C, W> x = simd_as<C, W>(a), y = simd_as<C, W>(b);                   \
-    simd_mask<W> r;                                                                        \
-    for (int i = 0; i < r.N; ++i) r.c[i] = simd_mask<W>::narrow(x.c[i] op y.c[i]);       \
-    return r;                                                                              \
+#define BUTTERFLY_SIMD_COMPARE(op)                                                      \
+  template <class A, class B, class = std::enable_if_t<any_simd<A, B>>>                 \
+  BUTTERFLY_FN simd_mask<simd_common_width<A, B>> operator op(const A& a, const B& b) { \
+    constexpr int W = simd_common_width<A, B>;                                          \
+    using C = decltype(std::declval<typename simd_lane_type<A>::type>() +               \
+                       std::declval<typename simd_lane_type<B>::type>());               \
+    const simd_lanes<C, W> x = simd_as<C, W>(a), y = simd_as<C, W>(b);                  \
+    simd_mask<W> r;                                                                     \
+    for (int i = 0; i < r.N; ++i) r.c[i] = simd_mask<W>::narrow(x.c[i] op y.c[i]);      \
+    return r;                                                                           \
   }
 BUTTERFLY_SIMD_COMPARE(<)
 BUTTERFLY_SIMD_COMPARE(<=)
@@ -185,11 +184,11 @@ BUTTERFLY_SIMD_COMPARE(==)
 BUTTERFLY_SIMD_COMPARE(!=)
 #undef BUTTERFLY_SIMD_COMPARE
 
-#define BUTTERFLY_SIMD_ASSIGN(op)                                                   \
-  template <class T, int W, class B>                                                \
+#define BUTTERFLY_SIMD_ASSIGN(op)                                                  \
+  template <class T, int W, class B>                                               \
   BUTTERFLY_FN simd_lanes<T, W>& operator op##=(simd_lanes<T, W>& a, const B& b) { \
-    a = simd_lanes<T, W>(a op b);                                                   \
-    return a;                                                                       \
+    a = simd_lanes<T, W>(a op b);                                                  \
+    return a;                                                                      \
   }
 BUTTERFLY_SIMD_ASSIGN(+)
 BUTTERFLY_SIMD_ASSIGN(-)
@@ -212,12 +211,12 @@ BUTTERFLY_FN simd_lanes<T, W> operator~(const simd_lanes<T, W>& a) {
   return r;
 }
 
-#define BUTTERFLY_SIMD_MASK_BINARY(op, vop)                                        \
-  template <int W>                                                                 \
+#define BUTTERFLY_SIMD_MASK_BINARY(op, vop)                                             \
+  template <int W>                                                                      \
   BUTTERFLY_FN simd_mask<W> operator op(const simd_mask<W>& a, const simd_mask<W>& b) { \
-    simd_mask<W> r;                                                                \
-    for (int i = 0; i < r.N; ++i) r.c[i] = a.c[i] vop b.c[i];                     \
-    return r;                                                                      \
+    simd_mask<W> r;                                                                     \
+    for (int i = 0; i < r.N; ++i) r.c[i] = a.c[i] vop b.c[i];                           \
+    return r;                                                                           \
   }
 BUTTERFLY_SIMD_MASK_BINARY(&&, &)
 BUTTERFLY_SIMD_MASK_BINARY(||, |)

@@ -72,12 +72,10 @@ BUTTERFLY_FN std::uint32_t movemask(const chunk_t<std::int32_t, L>& m) {
   if constexpr (L == 16) return _mm512_test_epi32_mask((__m512i)m, (__m512i)m);
 #endif
 #if defined(__AVX__)
-  if constexpr (L == 8) return static_cast<std::uint32_t>(
-      _mm256_movemask_ps((__m256)m));
+  if constexpr (L == 8) return static_cast<std::uint32_t>(_mm256_movemask_ps((__m256)m));
 #endif
 #if defined(__SSE2__)
-  if constexpr (L == 4) return static_cast<std::uint32_t>(
-      _mm_movemask_ps((__m128)m));
+  if constexpr (L == 4) return static_cast<std::uint32_t>(_mm_movemask_ps((__m128)m));
 #endif
   std::uint32_t r = 0;
   for (int l = 0; l < L; ++l) r |= static_cast<std::uint32_t>(m[l] != 0) << l;
@@ -159,10 +157,10 @@ BUTTERFLY_FN chunk_t<float, L> gather_float([[maybe_unused]] const float* base,
 #if defined(__AVX2__)
   if constexpr (L == 8)
     return (chunk_t<float, L>)_mm256_mask_i32gather_ps((__m256)fallback, base, (__m256i)idx,
-                                                        (__m256)m, 4);
+                                                       (__m256)m, 4);
   if constexpr (L == 4)
-    return (chunk_t<float, L>)_mm_mask_i32gather_ps((__m128)fallback, base, (__m128i)idx,
-                                                     (__m128)m, 4);
+    return (chunk_t<float, L>)_mm_mask_i32gather_ps((__m128)fallback, base, (__m128i)idx, (__m128)m,
+                                                    4);
 #endif
   return fallback;  // not reached: has_float_gather<L> names the cases above
 }
@@ -179,9 +177,8 @@ struct simd_subgroup {
   static constexpr int N = W / L;
   // Float loads with int32 indices (the butterfly search's) gather in one instruction.
   template <class T, class I>
-  static constexpr bool float_gather = std::is_same_v<T, float> &&
-                                       std::is_same_v<I, std::int32_t> &&
-                                       simd_detail::has_float_gather<L>;
+  static constexpr bool float_gather =
+      std::is_same_v<T, float>&& std::is_same_v<I, std::int32_t>&& simd_detail::has_float_gather<L>;
 
   BUTTERFLY_FN varying<int> lane() const {
     varying<int> r;
@@ -198,8 +195,8 @@ struct simd_subgroup {
 
   template <class A, class B>
   BUTTERFLY_FN auto select(const mask& m, const A& a, const B& b) const {
-    using T = std::common_type_t<typename simd_lane_type<A>::type,
-                                 typename simd_lane_type<B>::type>;
+    using T =
+        std::common_type_t<typename simd_lane_type<A>::type, typename simd_lane_type<B>::type>;
     const varying<T> x = simd_as<T, W>(a), y = simd_as<T, W>(b);
     varying<T> r;
     for (int i = 0; i < N; ++i) r.c[i] = simd_detail::blend(m.template as<T>(i), x.c[i], y.c[i]);
@@ -281,7 +278,8 @@ struct simd_subgroup {
     if constexpr (float_gather<T, I>) {
       const varying<T> fb = fallback;
       varying<T> r;
-      for (int i = 0; i < N; ++i) r.c[i] = simd_detail::gather_float<L>(base, idx.c[i], m.c[i], fb.c[i]);
+      for (int i = 0; i < N; ++i)
+        r.c[i] = simd_detail::gather_float<L>(base, idx.c[i], m.c[i], fb.c[i]);
       return r;
     }
     T r[W];
