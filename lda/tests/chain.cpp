@@ -1,12 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include "butterfly/lda/chain.hpp"
+
 #include <cmath>
 #include <set>
 #include <vector>
 
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/gamma.hpp"
-#include "butterfly/lda/chain.hpp"
 #include "butterfly/lda/sampler.hpp"
 #include "synthetic.hpp"
 
@@ -16,8 +17,8 @@ using lda::testing::make_synthetic;
 namespace {
 
 // For each true topic, the best cosine similarity with any learned topic (columns of phi).
-std::vector<double> best_cosines(const std::vector<double>& truth, const std::vector<float>& learned,
-                                 std::int64_t V, int K) {
+std::vector<double> best_cosines(const std::vector<double>& truth,
+                                 const std::vector<float>& learned, std::int64_t V, int K) {
   std::vector<double> best(K, -1.0);
   for (int a = 0; a < K; ++a)
     for (int b = 0; b < K; ++b) {
@@ -109,7 +110,7 @@ TEST_CASE("lda: the same seed gives the same bits, another seed another state", 
 // uniform start's topic, the same as with S = 0), else the topic of the document's token at
 // place (bits[1] * S) >> 32. Documents of 0 to 45 tokens and one of 3000; K = 130; a chain
 // of the second of two shards draws what the whole corpus's draws there.
-TEST_CASE("lda: start_topics S: each document's first S tokens keep the uniform topics, each later one copies one of theirs",
+TEST_CASE("lda: start_topics S: a document's first S tokens keep uniform topics, later ones copy",
           "[lda][chain]") {
   const int K = 130;
   const std::uint64_t seed = 99;
@@ -125,7 +126,8 @@ TEST_CASE("lda: start_topics S: each document's first S tokens keep the uniform 
     lda::sampler_options how{algorithm::butterfly};
     how.estimator = lda::estimator::collapsed;
     how.start_topics = S;
-    const std::vector<std::int32_t> z = lda::chain(d.view(), {K, 0.1, 0.01}, seed, how).initial_state().z;
+    const std::vector<std::int32_t> z =
+        lda::chain(d.view(), {K, 0.1, 0.01}, seed, how).initial_state().z;
     std::vector<std::int32_t> want(z.size());
     std::int64_t copied = 0;
     for (std::size_t m = 0; m + 1 < d.doc_offsets.size(); ++m) {
@@ -151,7 +153,8 @@ TEST_CASE("lda: start_topics S: each document's first S tokens keep the uniform 
     REQUIRE(second.num_tokens() > 0);
     const std::vector<std::int32_t> part =
         lda::chain(d.view(), {K, 0.1, 0.01}, seed, how, second, {}).initial_state().z;
-    CHECK(part == std::vector<std::int32_t>(z.begin() + second.first_token, z.begin() + second.end_token));
+    CHECK(part ==
+          std::vector<std::int32_t>(z.begin() + second.first_token, z.begin() + second.end_token));
   }
   // The trainer's default: 1 from 128 documents per topic up, 4 from 16, else the uniform start.
   CHECK(lda::default_start_topics(128 * 240, 240) == 1);
@@ -205,7 +208,8 @@ TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][chain]") {
 // beta) / (n_k + V beta), one double rounded to float (floors are far below these values).
 // So are the collapsed and mh estimators' (their z is drawn differently; their model is the
 // same function of z).
-TEST_CASE("lda: the mean, collapsed and mh estimators give the posterior means of the counts of z", "[lda][chain]") {
+TEST_CASE("lda: the mean, collapsed and mh estimators give the posterior means of the counts of z",
+          "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 5);
   const auto docs = c.docs.view();
@@ -230,13 +234,15 @@ TEST_CASE("lda: the mean, collapsed and mh estimators give the posterior means o
   }
   for (std::int64_t w = 0; w < V; ++w)
     for (int k = 0; k < K; ++k)
-      REQUIRE(s.phi[w * K + k] == static_cast<float>((n_wk[w * K + k] + beta) * (1.0 / (n_k[k] + V * beta))));
+      REQUIRE(s.phi[w * K + k] ==
+              static_cast<float>((n_wk[w * K + k] + beta) * (1.0 / (n_k[k] + V * beta))));
   check_distributions(s, M, V, K);
 }
 
 // Mean-for-mode and the collapsed and mh samplers still learn the topics (same corpus and
 // threshold as the sampler's test).
-TEST_CASE("lda: the mean, collapsed and mh estimators recover the topics of a synthetic corpus", "[lda][chain]") {
+TEST_CASE("lda: the mean, collapsed and mh estimators recover the topics of a synthetic corpus",
+          "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
   const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh);
@@ -252,8 +258,10 @@ TEST_CASE("lda: the mean, collapsed and mh estimators recover the topics of a sy
 
 // estimator::collapsed and mh with a burn-in: up to it, the mean estimator's chain; after it,
 // the same whether one sampler runs on or every iteration resumes from the state before it.
-TEST_CASE("lda: the collapsed and mh estimators' burn-in is the mean estimator's chain, and resuming across it runs on",
-          "[lda][chain]") {
+TEST_CASE(
+    "lda: the collapsed and mh estimators' burn-in is the mean estimator's chain, and resuming "
+    "across it runs on",
+    "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 11);
   const auto docs = c.docs.view();
@@ -285,10 +293,12 @@ TEST_CASE("lda: the collapsed and mh estimators' burn-in is the mean estimator's
 
 // sampler_options::average: which sweeps a run pools (written out by hand from the rule in
 // chain.hpp: average - 1 sweeps, max(1, iterations / (8 (average - 1))) apart, before the last).
-TEST_CASE("lda: pooled_sweeps spreads average - 1 sweeps over the run's last eighth, only where it applies",
-          "[lda][chain]") {
-  const auto pooled = [](std::uint32_t average, std::uint32_t iterations, lda::estimator e = lda::estimator::collapsed,
-                         std::uint32_t burn_in = 0) {
+TEST_CASE(
+    "lda: pooled_sweeps spreads average - 1 sweeps over the run's last eighth, only where it "
+    "applies",
+    "[lda][chain]") {
+  const auto pooled = [](std::uint32_t average, std::uint32_t iterations,
+                         lda::estimator e = lda::estimator::collapsed, std::uint32_t burn_in = 0) {
     lda::sampler_options how;
     how.estimator = e;
     how.burn_in = burn_in;
@@ -313,8 +323,10 @@ TEST_CASE("lda: pooled_sweeps spreads average - 1 sweeps over the run's last eig
   CHECK(lda::default_average(lda::estimator::sample, 0) == 1);
 }
 
-TEST_CASE("lda: a chain refuses to pool sweeps where its model is not made from z, or more than max_average",
-          "[lda][chain]") {
+TEST_CASE(
+    "lda: a chain refuses to pool sweeps where its model is not made from z, or more than "
+    "max_average",
+    "[lda][chain]") {
   const auto c = make_synthetic(3, 20, 10, 8, 0.5, 0.1, 1);
   lda::hyperparameters h;
   h.num_topics = 3;
@@ -323,8 +335,8 @@ TEST_CASE("lda: a chain refuses to pool sweeps where its model is not made from 
   how.average = 4;
   for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
     how.estimator = e;
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("sampler_options::average") &&
-                                                            Catch::Contains("got 4"));
+    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
+                      Catch::Contains("sampler_options::average") && Catch::Contains("got 4"));
   }
   how.estimator = lda::estimator::collapsed;
   how.burn_in = 3;
