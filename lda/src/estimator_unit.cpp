@@ -73,6 +73,18 @@ steps::topic_counts chain_arrays::document_rows(std::int32_t* counts) const {
   return s;
 }
 
+steps::token_partials chain_arrays::chunk_partials(std::int64_t tokens, std::int64_t* partial,
+                                                   steps::pooled_topics pooled) const {
+  steps::token_partials s{};
+  s.z = z.data();
+  s.tokens = tokens;
+  s.chunks = chunks;
+  s.K = K;
+  s.partial = partial;
+  s.pooled = pooled;
+  return s;
+}
+
 steps::topic_counts chain_arrays::word_rows(std::int32_t* counts) const {
   steps::topic_counts s = document_rows(counts);
   s.offsets = word_offsets.data();

@@ -75,6 +75,10 @@ struct chain_arrays {
   // rows (n_wk, with the tokens grouped by word).
   steps::topic_counts document_rows(std::int32_t* counts) const;
   steps::topic_counts word_rows(std::int32_t* counts) const;
+  // steps::token_partials of z (and of the pooled sweeps' topics) into `partial`: n_k's
+  // partial sums per chunk of the shard's `tokens` tokens.
+  steps::token_partials chunk_partials(std::int64_t tokens, std::int64_t* partial,
+                                       steps::pooled_topics pooled = {}) const;
 };
 
 // One estimator: the steps after the z draw (the counts, then theta and phi) and, for

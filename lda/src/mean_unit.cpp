@@ -16,13 +16,7 @@ double mean_unit::estimate(std::uint32_t i) {
                                                            count_partial_.data()},
         a_.chunks * K);
   } else {
-    steps::token_partials partials{};
-    partials.z = a_.z.data();
-    partials.tokens = c_.part().num_tokens();
-    partials.chunks = a_.chunks;
-    partials.K = K;
-    partials.partial = count_partial_.data();
-    steps_.count_topics(partials);
+    steps_.count_topics(a_.chunk_partials(c_.part().num_tokens(), count_partial_.data()));
   }
   steps::mean_scale n_k{};
   n_k.partial = count_partial_.data();

@@ -73,14 +73,7 @@ void sweep_pool::phi_rows(const step_runner& steps, const chain_arrays& a, std::
   }
   if (scale_at_ != i) {
     scale(steps, a, prior, [&] {
-      steps::token_partials partials{};
-      partials.z = a.z.data();
-      partials.tokens = c_.part().num_tokens();
-      partials.chunks = a.chunks;
-      partials.K = K;
-      partials.partial = partial_.data();
-      partials.pooled = pooled;
-      steps.count_topics(partials);
+      steps.count_topics(a.chunk_partials(c_.part().num_tokens(), partial_.data(), pooled));
     });
     scale_at_ = i;
   }
