@@ -35,11 +35,22 @@ class fd_buffer : public std::streambuf {
     return traits_type::not_eof(c);
   }
   int sync() override { return drain() ? 0 : -1; }
+  // A block at least the buffer's size goes straight to the file: copying a model's hundreds
+  // of MB through the buffer first would only add a pass over them.
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n < static_cast<std::streamsize>(sizeof buffer_)) return std::streambuf::xsputn(s, n);
+    return drain() && write_all(s, s + n) ? n : 0;
+  }
 
  private:
   bool drain() {
-    for (const char* p = pbase(); p < pptr();) {
-      const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
+    if (!write_all(pbase(), pptr())) return false;
+    setp(buffer_, buffer_ + sizeof buffer_);
+    return true;
+  }
+  bool write_all(const char* p, const char* end) {
+    while (p < end) {
+      const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(end - p));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
         error_ = errno;
@@ -47,7 +58,6 @@ class fd_buffer : public std::streambuf {
       }
       p += n;
     }
-    setp(buffer_, buffer_ + sizeof buffer_);
     return true;
   }
 

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <future>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,14 +30,23 @@ class line_reader {
   [[noreturn]] void fail(const std::string& what) const { fail_at(path_, number_, what); }
 
  private:
+  // One gzread of a block: its size, or zlib's state after a read that gave nothing.
+  struct block {
+    int size = 0, code = Z_OK, error = 0;  // error: errno after the read
+    std::string message;                   // gzerror's text
+  };
+  block read_block(std::vector<char>& into);
   void refill();
 
   gzFile file_;
   std::string path_;
-  std::vector<char> buffer_;
+  // The block being parsed, and the next one, inflated on a second thread meanwhile.
+  std::vector<char> buffer_, ahead_;
+  std::future<block> pending_;
   std::size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
-  std::string line_;
+  std::string_view line_;  // in buffer_, or in carry_ where it spans two blocks
+  std::string carry_;
   std::int64_t number_ = 0;
   bool terminated_ = false;
 };

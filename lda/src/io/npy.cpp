@@ -19,6 +19,11 @@ namespace {
 constexpr char magic[] = "\x93NUMPY";
 constexpr std::size_t magic_size = 6;
 constexpr std::size_t alignment = 64;  // numpy >= 1.14 aligns the data to 64 bytes
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+constexpr bool little_endian_host = true;
+#else
+constexpr bool little_endian_host = false;
+#endif
 
 std::uint32_t float_bits(float x) {
   std::uint32_t bits;
@@ -109,9 +114,11 @@ void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols,
   const std::size_t prefix = magic_size + 2 + 2;
   header.append((alignment - (prefix + header.size() + 1) % alignment) % alignment, ' ');
   header += '\n';
-  // Chunks of about 1 MiB of rows (at least one row).
+  // Chunks of about 16 MiB of rows (at least one row): each chunk is a few parallel loops of
+  // the sampler, and on busy cores every loop may wait a time slice for its sleeping worker
+  // (1 MiB chunks made 20news's files at K = 1000 take 10x longer with two threads than one).
   const std::int64_t chunk_rows =
-      cols > 0 ? std::max<std::int64_t>(1, (std::int64_t{1} << 18) / cols) : rows;
+      cols > 0 ? std::max<std::int64_t>(1, (std::int64_t{1} << 22) / cols) : rows;
   write_atomic(path, [&](std::ostream& out) {
     out.write(magic, magic_size);
     const char version_and_length[4] = {1, 0, static_cast<char>(header.size() & 0xff),
@@ -124,13 +131,18 @@ void write_npy(const std::string& path, std::int64_t rows, std::int64_t cols,
       const std::int64_t count = std::min(chunk_rows, rows - first);
       values.resize(static_cast<std::size_t>(count * cols));
       fill(first, count, values.data());
+      const auto size = static_cast<std::streamsize>(values.size() * 4);
+      if (little_endian_host) {  // '<f4' is the floats' own bytes
+        out.write(reinterpret_cast<const char*>(values.data()), size);
+        continue;
+      }
       bytes.resize(values.size() * 4);
       for (std::size_t i = 0; i < values.size(); ++i) {
         const std::uint32_t bits = float_bits(values[i]);
         for (std::size_t b = 0; b < 4; ++b)
           bytes[4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xff);
       }
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      out.write(bytes.data(), size);
     }
   });
 }
