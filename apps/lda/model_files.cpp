@@ -16,20 +16,24 @@ namespace butterfly::app {
 // partial sort per topic read phi's V x K entries by column K times (a second at K = 1000).
 top_words_of_rows::top_words_of_rows(int K, std::int64_t V, int top)
     : n_(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(top, V)))),
-      lists_(static_cast<std::size_t>(K)) {
+      lists_(static_cast<std::size_t>(K)),
+      full_(lists_.size()),
+      last_(lists_.size()) {
   for (auto& l : lists_) l.reserve(n_ + 1);
 }
 
 void top_words_of_rows::add(std::int64_t w, const float* row) {
   if (n_ == 0) return;
   for (std::size_t k = 0; k < lists_.size(); ++k) {
-    auto& l = lists_[k];
     const float x = row[k];
-    if (l.size() == n_ && !(x > l.back().p)) continue;
+    if (full_[k] && !(x > last_[k])) continue;
+    auto& l = lists_[k];
     auto at = l.end();
     while (at != l.begin() && x > (at - 1)->p) --at;
     l.insert(at, {static_cast<std::int32_t>(w), x});
     if (l.size() > n_) l.pop_back();
+    full_[k] = l.size() == n_;
+    last_[k] = l.back().p;
   }
 }
 

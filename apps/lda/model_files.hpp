@@ -31,6 +31,11 @@ class top_words_of_rows {
  private:
   std::size_t n_;
   topic_words lists_;
+  // Per topic: whether its list is full, and then its last probability. Most of phi's V x K
+  // entries fall below that and are passed over on these two flat arrays, without reading
+  // the K lists (a third of the time of writing phi.npy at K = 1000).
+  std::vector<unsigned char> full_;
+  std::vector<float> last_;
 };
 topic_words top_words(const std::vector<float>& phi, std::int64_t V, int K, int top);
 
