@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "butterfly/detail/draw.hpp"
 #include "butterfly/lda/sampler.hpp"
@@ -34,6 +35,8 @@ struct sampler::parts {
   sweep_pool pool;
   std::unique_ptr<estimator_unit> unit;
   state_array<double> likelihood;  // the partial sums per block of documents
+  // theta_rows' document counts, kept between calls up to kept_row_counts entries.
+  std::optional<state_array<std::int32_t>> row_counts;
   // The host's copies that the kernels have changed since current() last refreshed them.
   bool theta_stale = false, phi_stale = false, z_stale = false, kept_stale = false;
   void changed() { theta_stale = phi_stale = z_stale = true; }
