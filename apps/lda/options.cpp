@@ -111,19 +111,21 @@ void add_train_options(CLI::App& cmd, train_args& a) {
          "collapsed Gibbs, O(K / 64 + the topics the document and the word share) per token; theta "
          "and phi the posterior means); "
          "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
-         "and word (O(1) per token, slower mixing per iteration); mean = z drawn by --algorithm "
+         "and word (O(1) per token, slower mixing per iteration); hybrid = the same chain, "
+         "collapsed's draw for short documents and mh's moves for long ones; "
+         "mean = z drawn by --algorithm "
          "from "
          "the posterior means (cheaper iterations, but it can stop short of the best model); "
          "sample = "
          "theta and phi drawn from their Dirichlets (the paper's uncollapsed Gibbs sampler). "
          "--algorithm and --width apply to mean and sample")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh"}))
+      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh", "hybrid"}))
       ->capture_default_str();
-  cmd.add_option(
-         "--burn-in", a.run.burn_in,
-         "with --estimator collapsed or mh: the first N iterations draw z as --estimator mean does "
-         "(the dense butterfly draw), the rest are its sweeps")
+  cmd.add_option("--burn-in", a.run.burn_in,
+                 "with --estimator collapsed, mh or hybrid: the first N iterations draw z as "
+                 "--estimator mean does "
+                 "(the dense butterfly draw), the rest are its sweeps")
       ->type_name("N")
       ->check(CLI::Range(0u, 1u << 24))
       ->capture_default_str();
@@ -193,7 +195,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
         !lda::model_from_z(lda::parse_estimator(a.estimator), r.burn_in))
       throw CLI::ValidationError(
           average->get_name(),
-          "pools sweeps only with --estimator collapsed and no --burn-in, "
+          "pools sweeps only with --estimator collapsed or hybrid and no --burn-in, "
           "got --average " +
               std::to_string(*r.average) + " with --estimator " + a.estimator +
               (r.burn_in > 0 ? " --burn-in " + std::to_string(r.burn_in) : ""));

@@ -187,7 +187,8 @@ class training_run {
     d["algorithm"] = std::string(name(o.method));
     d["width"] = o.width;
     d["estimator"] = lda::estimator_name(o.estimator);
-    if (o.estimator == lda::estimator::collapsed || o.estimator == lda::estimator::mh)
+    if (o.estimator == lda::estimator::collapsed || o.estimator == lda::estimator::mh ||
+        o.estimator == lda::estimator::hybrid)
       d["burn_in"] = o.burn_in;
     d["start_topics"] = *o.start_topics;  // the one given, or the corpus's default
     d["average"] = *o.average;            // the one given, or the estimator's default

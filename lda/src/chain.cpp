@@ -61,8 +61,9 @@ estimator parse_estimator(const std::string& name) {
   if (name == "mean") return estimator::mean;
   if (name == "collapsed") return estimator::collapsed;
   if (name == "mh") return estimator::mh;
-  throw std::invalid_argument("estimator must be sample, mean, collapsed or mh, got '" + name +
-                              "'");
+  if (name == "hybrid") return estimator::hybrid;
+  throw std::invalid_argument("estimator must be sample, mean, collapsed, mh or hybrid, got '" +
+                              name + "'");
 }
 
 const char* estimator_name(estimator e) {
@@ -70,6 +71,7 @@ const char* estimator_name(estimator e) {
     case estimator::mean: return "mean";
     case estimator::collapsed: return "collapsed";
     case estimator::mh: return "mh";
+    case estimator::hybrid: return "hybrid";
     case estimator::sample: break;
   }
   return "sample";
@@ -81,7 +83,7 @@ std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
 }
 
 bool model_from_z(estimator e, std::uint32_t burn_in) {
-  return e == estimator::collapsed && burn_in == 0;
+  return (e == estimator::collapsed || e == estimator::hybrid) && burn_in == 0;
 }
 
 std::uint32_t default_average(estimator e, std::uint32_t burn_in) {
@@ -107,8 +109,8 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
   if (how_.average > max_average ||
       (how_.average > 1 && !model_from_z(how_.estimator, how_.burn_in)))
     throw std::invalid_argument(
-        "sampler_options::average must be 1 unless the estimator is collapsed without a "
-        "burn-in, and at most " +
+        "sampler_options::average must be 1 unless the estimator is collapsed or hybrid "
+        "without a burn-in, and at most " +
         std::to_string(max_average) + "; got " + std::to_string(how_.average));
   // The draw checks the width on its first call; checked here too, so a bad width fails
   // before any work rather than after the initial state.

@@ -5,10 +5,10 @@
 // set) and the running sums of s_k (scale_sums). theta and phi are mean's posterior means.
 // Without a burn-in the sampler keeps no theta, phi or n_mk (holds_model false): they are made
 // from z and these tables where they are read.
+#include "collapsed_unit.hpp"
+
 #include <algorithm>
 #include <vector>
-
-#include "mean_unit.hpp"
 
 namespace butterfly::lda {
 namespace {
@@ -36,52 +36,9 @@ std::vector<std::int64_t> entry_places(const chain& c) {
   return offsets;
 }
 
-class collapsed_unit final : public mean_unit {
- public:
-  explicit collapsed_unit(const context& x);
-  bool sweeping() const override { return true; }
-  void sweep(std::uint32_t i) override;
-  void phi_rows(std::int64_t first, std::int64_t count, float* rows) override;
-  void likelihood_from_z(steps::likelihood_blocks& step) override;
+}  // namespace
 
- private:
-  double count_counts(std::uint32_t) override {
-    const double combine_seconds = count(a_.holds);
-    tables_valid_ = false;
-    return combine_seconds;
-  }
-  void posterior_means() override;
-  std::int64_t* totals() override { return totals_.data(); }
-  void make_tables();  // word_buckets and scale_sums, when not those of the counts
-  // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
-  steps::posterior_mean_words word_rows(std::int64_t first, float* out) const;
-
-  state_array<std::int64_t> totals_;  // n_k of the previous iteration
-  // word_buckets: room for the topics gathered by word (one per token); the words' entries
-  // (their places, topics, counts and running sums) and topic sets; scale_sums' running sums.
-  state_array<std::int32_t> gathered_;
-  std::vector<std::int64_t> entry_places_;
-  detail::mirror<const std::int64_t> entries_;
-  state_array<std::int32_t> entry_topics_, entry_counts_;
-  state_array<double> entry_sums_;
-  state_array<std::uint64_t> word_bits_;
-  state_array<double> scale_sum_;
-  // The slots of the documents swept at once: their counts, X's topics and running sums,
-  // their topic sets.
-  std::int64_t slots_;
-  state_array<std::int32_t> doc_counts_, picks_;
-  state_array<double> weights_;
-  state_array<std::uint64_t> doc_bits_;
-  // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a topic set per
-  // block of documents) and the words' gaps (word_gaps).
-  state_array<std::int32_t> likelihood_counts_;
-  state_array<float> likelihood_rows_;
-  state_array<std::uint64_t> likelihood_bits_;
-  state_array<double> word_gaps_;
-  bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
-};
-
-collapsed_unit::collapsed_unit(const context& x)
+collapsed_unit::collapsed_unit(const context& x, bool lists)
     : mean_unit(x),
       totals_(executor(), size_of(a_.K)),
       gathered_(executor(), a_.host.z.size()),
@@ -101,7 +58,11 @@ collapsed_unit::collapsed_unit(const context& x)
       likelihood_rows_(executor(), likelihood_counts_.size()),
       likelihood_bits_(executor(),
                        a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * steps::set_words(a_.K))),
-      word_gaps_(executor(), a_.holds ? 0 : size_of(c_.docs().vocab_size)) {}
+      word_gaps_(executor(), a_.holds ? 0 : size_of(c_.docs().vocab_size)),
+      list_places_(lists ? word_list_places(c_) : std::vector<std::int64_t>(1, 0)),
+      list_offsets_(executor(), list_places_.data(), list_places_.size()),
+      lists_(executor(), size_of(list_places_.back())),
+      ranks_(executor(), lists ? word_bits_.size() : 0) {}
 
 void collapsed_unit::make_tables() {
   if (tables_valid_) return;
@@ -118,6 +79,9 @@ void collapsed_unit::make_tables() {
   buckets.topics = entry_topics_.data();
   buckets.topic_counts = entry_counts_.data();
   buckets.sums = entry_sums_.data();
+  buckets.list_offsets = list_offsets_.data();
+  buckets.lists = lists_.size() != 0 ? lists_.data() : nullptr;
+  buckets.ranks = ranks_.data();
   run(buckets, c_.docs().vocab_size);
   run(steps::scale_sums{a_.scale.data(), a_.K, scale_sum_.data()}, 1);
   tables_valid_ = true;
@@ -125,6 +89,10 @@ void collapsed_unit::make_tables() {
 
 void collapsed_unit::sweep(std::uint32_t i) {
   make_tables();
+  sweep_documents(documents(i));
+}
+
+steps::collapsed_documents collapsed_unit::documents(std::uint32_t i) {
   const hyperparameters& h = c_.hyper();
   steps::collapsed_documents s{};
   s.offsets = a_.offsets.data();
@@ -149,9 +117,7 @@ void collapsed_unit::sweep(std::uint32_t i) {
   s.doc_bits = doc_bits_.data();
   s.picks = picks_.data();
   s.weights = weights_.data();
-  const std::int64_t M = c_.part().num_docs();
-  for (s.first_doc = 0; s.first_doc < M; s.first_doc += slots_)
-    run(s, std::min(slots_, M - s.first_doc));
+  return s;
 }
 
 // Where the sampler holds neither theta nor phi, the tables they are made from; phi from
@@ -193,8 +159,6 @@ void collapsed_unit::likelihood_from_z(steps::likelihood_blocks& step) {
   step.rows = likelihood_rows_.data();
   step.bits = likelihood_bits_.data();
 }
-
-}  // namespace
 
 std::unique_ptr<estimator_unit> make_collapsed_unit(const estimator_unit::context& x) {
   return std::make_unique<collapsed_unit>(x);

@@ -38,10 +38,11 @@ void step_runner::count_topics(const steps::token_partials& s) const {
 
 namespace {
 
-// Whether the iteration keeps the V x K n_wk: every estimator but collapsed, whose tables
-// come from z in one process (word_buckets); with a count combiner, the combined counts.
+// Whether the iteration keeps the V x K n_wk: every estimator but collapsed and hybrid, whose
+// tables come from z in one process (word_buckets); with a count combiner, the combined counts.
 bool dense_word_counts(const chain& c) {
-  return c.options().estimator != estimator::collapsed || c.combiner();
+  const estimator e = c.options().estimator;
+  return (e != estimator::collapsed && e != estimator::hybrid) || c.combiner();
 }
 
 }  // namespace
@@ -122,11 +123,20 @@ double estimator_unit::count(bool documents, std::int32_t* listed) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+std::vector<std::int64_t> word_list_places(const chain& c) {
+  if (!c.combiner()) return c.index().word_offsets;
+  std::vector<std::int64_t> offsets(size_of(c.docs().vocab_size + 1), 0);
+  for (const std::int32_t w : c.docs().words) ++offsets[size_of(w) + 1];
+  for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
+  return offsets;
+}
+
 std::unique_ptr<estimator_unit> make_estimator_unit(const estimator_unit::context& x) {
   switch (x.c.options().estimator) {
     case estimator::mean: return make_mean_unit(x);
     case estimator::collapsed: return make_collapsed_unit(x);
     case estimator::mh: return make_mh_unit(x);
+    case estimator::hybrid: return make_hybrid_unit(x);
     case estimator::sample: break;
   }
   return make_sample_unit(x);

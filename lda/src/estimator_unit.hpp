@@ -4,6 +4,7 @@
 //   mean_unit.cpp       their posterior means ("mean-for-mode")
 //   collapsed_unit.cpp  the partially collapsed sweep (collapsed.hpp) after mean's burn-in
 //   mh_unit.cpp         the Metropolis-Hastings sweep (metropolis.hpp) after mean's burn-in
+//   hybrid_unit.cpp     collapsed's tables, swept by the exact draw or MH per document (hybrid.hpp)
 // The sampler holds what every estimator reads and writes (chain_arrays: the state, the
 // shard's corpus, the counts), draws z with butterfly's kernels where the unit does not sweep,
 // keeps the host's copy of the state (sampler_parts.hpp) and the pooled sweeps (pooling.hpp).
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "butterfly/detail/executor.hpp"
 #include "butterfly/lda/chain.hpp"
@@ -126,11 +128,17 @@ class estimator_unit {
   chain_arrays& a_;
 };
 
+// Where each word's list of its tokens' topics goes (V + 1; mh's word_topics, hybrid's
+// word_buckets lists), by the number of tokens of each word in the counts the sweeps read:
+// the shard's, or with a count combiner the whole corpus's.
+std::vector<std::int64_t> word_list_places(const chain& c);
+
 // The unit of c.options().estimator.
 std::unique_ptr<estimator_unit> make_estimator_unit(const estimator_unit::context& x);
 std::unique_ptr<estimator_unit> make_sample_unit(const estimator_unit::context& x);
 std::unique_ptr<estimator_unit> make_mean_unit(const estimator_unit::context& x);
 std::unique_ptr<estimator_unit> make_collapsed_unit(const estimator_unit::context& x);
 std::unique_ptr<estimator_unit> make_mh_unit(const estimator_unit::context& x);
+std::unique_ptr<estimator_unit> make_hybrid_unit(const estimator_unit::context& x);
 
 }  // namespace butterfly::lda

@@ -9,22 +9,12 @@
 namespace butterfly::lda {
 namespace {
 
-// Where each word's list goes (V + 1), by the number of tokens of each word in the counts the
-// sweeps read: the shard's, or with a count combiner the whole corpus's.
-std::vector<std::int64_t> list_places(const chain& c) {
-  if (!c.combiner()) return c.index().word_offsets;
-  std::vector<std::int64_t> offsets(size_of(c.docs().vocab_size + 1), 0);
-  for (const std::int32_t w : c.docs().words) ++offsets[size_of(w) + 1];
-  for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
-  return offsets;
-}
-
 class mh_unit final : public mean_unit {
  public:
   explicit mh_unit(const context& x)
       : mean_unit(x),
         totals_(executor(), size_of(a_.K)),
-        list_places_(list_places(c_)),
+        list_places_(word_list_places(c_)),
         list_offsets_(executor(), list_places_.data(), list_places_.size()),
         lists_(executor(), size_of(list_places_.back())) {}
 

@@ -16,6 +16,14 @@ using lda::testing::make_synthetic;
 
 namespace {
 
+// The options of estimator e; hybrid's with long_document 0, so that its Metropolis-Hastings
+// moves run (its exact draw is collapsed's, tested with collapsed).
+lda::sampler_options options_of(lda::estimator e, std::uint32_t burn_in = 0) {
+  lda::sampler_options how{algorithm::butterfly, 0, e, burn_in};
+  how.long_document = 0;
+  return how;
+}
+
 // For each true topic, the best cosine similarity with any learned topic (columns of phi).
 std::vector<double> best_cosines(const std::vector<double>& truth,
                                  const std::vector<float>& learned, std::int64_t V, int K) {
@@ -208,15 +216,18 @@ TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][chain]") {
 // beta) / (n_k + V beta), one double rounded to float (floors are far below these values).
 // So are the collapsed and mh estimators' (their z is drawn differently; their model is the
 // same function of z).
-TEST_CASE("lda: the mean, collapsed and mh estimators give the posterior means of the counts of z",
-          "[lda][chain]") {
+TEST_CASE(
+    "lda: the mean, collapsed, mh and hybrid estimators give the posterior means of the counts "
+    "of z",
+    "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 5);
   const auto docs = c.docs.view();
   const double alpha = 0.2, beta = 0.05;
-  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh);
+  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh,
+                          lda::estimator::hybrid);
   INFO("estimator " << lda::estimator_name(e));
-  lda::chain chain(docs, {K, alpha, beta}, 3, {algorithm::butterfly, 0, e});
+  lda::chain chain(docs, {K, alpha, beta}, 3, options_of(e));
   auto s = chain.initial_state();
   for (int i = 0; i < 4; ++i) chain.iterate(s);
   const std::int64_t M = docs.num_docs(), V = docs.vocab_size;
@@ -241,13 +252,15 @@ TEST_CASE("lda: the mean, collapsed and mh estimators give the posterior means o
 
 // Mean-for-mode and the collapsed and mh samplers still learn the topics (same corpus and
 // threshold as the sampler's test).
-TEST_CASE("lda: the mean, collapsed and mh estimators recover the topics of a synthetic corpus",
-          "[lda][chain]") {
+TEST_CASE(
+    "lda: the mean, collapsed, mh and hybrid estimators recover the topics of a synthetic corpus",
+    "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
-  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh);
+  const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh,
+                          lda::estimator::hybrid);
   INFO("estimator " << lda::estimator_name(e));
-  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 7, {algorithm::butterfly, 0, e});
+  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 7, options_of(e));
   auto s = chain.initial_state();
   for (int i = 0; i < 60; ++i) chain.iterate(s);
   double mean = 0;
@@ -266,10 +279,10 @@ TEST_CASE(
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 11);
   const auto docs = c.docs.view();
   const lda::hyperparameters h{K, 0.2, 0.05};
-  const auto e = GENERATE(lda::estimator::collapsed, lda::estimator::mh);
+  const auto e = GENERATE(lda::estimator::collapsed, lda::estimator::mh, lda::estimator::hybrid);
   INFO("estimator " << lda::estimator_name(e));
   const lda::chain mean(docs, h, 3, {algorithm::butterfly, 0, lda::estimator::mean});
-  const lda::chain collapsed(docs, h, 3, {algorithm::butterfly, 0, e, 3});
+  const lda::chain collapsed(docs, h, 3, options_of(e, 3));
   auto m = mean.initial_state();
   auto s = collapsed.initial_state();
   for (int i = 0; i < 3; ++i) {

@@ -71,12 +71,15 @@ struct first_token_state {
     return p;
   }
   // z after one sweep of estimator e from this state, one iteration of an lda::sampler with
-  // each seed 0 .. seeds - 1 (std::runtime_error for a topic outside [0, K)).
-  std::vector<std::vector<std::int32_t>> sweeps(lda::estimator e, int seeds) const {
+  // each seed 0 .. seeds - 1 (std::runtime_error for a topic outside [0, K)); for
+  // estimator::hybrid with its long_document.
+  std::vector<std::vector<std::int32_t>> sweeps(
+      lda::estimator e, int seeds, std::uint32_t long_document = lda::hybrid_long_document) const {
     std::vector<std::vector<std::int32_t>> out;
     for (int seed = 0; seed < seeds; ++seed) {
-      lda::chain c(docs.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed),
-                   {algorithm::butterfly, 0, e});
+      lda::sampler_options how{algorithm::butterfly, 0, e};
+      how.long_document = long_document;
+      lda::chain c(docs.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed), how);
       lda::state start;
       start.theta.assign(static_cast<std::size_t>(documents() * K), 0.0f);
       start.phi.assign(static_cast<std::size_t>(docs.vocab_size * K), 0.0f);
@@ -91,10 +94,11 @@ struct first_token_state {
     return out;
   }
   // observed[m][k]: how many of `seeds` sweeps gave document m's first token topic k.
-  std::vector<std::vector<int>> first_topics(lda::estimator e, int seeds) const {
+  std::vector<std::vector<int>> first_topics(
+      lda::estimator e, int seeds, std::uint32_t long_document = lda::hybrid_long_document) const {
     std::vector<std::vector<int>> observed(static_cast<std::size_t>(documents()),
                                            std::vector<int>(static_cast<std::size_t>(K), 0));
-    for (const auto& after : sweeps(e, seeds))
+    for (const auto& after : sweeps(e, seeds, long_document))
       for (std::int64_t m = 0; m < documents(); ++m)
         ++observed[static_cast<std::size_t>(m)]
                   [static_cast<std::size_t>(after[static_cast<std::size_t>(docs.doc_offsets[m])])];

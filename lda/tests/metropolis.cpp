@@ -48,15 +48,20 @@ std::vector<double> times(const std::vector<double>& row, const matrix& P) {
 
 }  // namespace
 
+// The hybrid sweep with long_document 0 moves every document's tokens by the same kernels (its
+// word proposal picks from the word's list in topic order, the same distribution as mh's),
+// reading collapsed's compact tables.
 TEST_CASE(
-    "lda: the mh sweep moves a document's first token by its Metropolis-Hastings kernels "
-    "(chi-square)",
+    "lda: the mh sweep and the hybrid sweep of a long document move its first token by their "
+    "Metropolis-Hastings kernels (chi-square)",
     "[lda][mh]") {
+  const auto e = GENERATE(lda::estimator::mh, lda::estimator::hybrid);
+  INFO("estimator " << lda::estimator_name(e));
   const test::first_token_state st;
   const int K = st.K;
   const double alpha = st.alpha, beta = st.beta;
   const int seeds = 20000;
-  const auto observed = st.first_topics(lda::estimator::mh, seeds);
+  const auto observed = st.first_topics(e, seeds, 0);
   for (std::int64_t m = 0; m < st.documents(); ++m) {
     const std::int64_t t = st.docs.doc_offsets[m], length = st.docs.doc_offsets[m + 1] - t;
     const int w = st.docs.words[t], o = st.z[t];
@@ -85,4 +90,14 @@ TEST_CASE(
                      << " degrees of freedom");
     CHECK(fit.p_value > 1e-3);
   }
+}
+
+// Where no document is longer than long_document, the hybrid sweep is collapsed's draw: the
+// same topics bit for bit (K = 130: topic sets of three 64-bit words); with long_document 0,
+// every topic it gives is one of the K.
+TEST_CASE("lda: the hybrid sweep draws documents up to long_document exactly as collapsed does",
+          "[lda][mh]") {
+  const test::first_token_state st(130, {0, 64, 65, 127, 129});
+  CHECK(st.sweeps(lda::estimator::hybrid, 200, 5) == st.sweeps(lda::estimator::collapsed, 200));
+  CHECK(st.sweeps(lda::estimator::hybrid, 200, 0) != st.sweeps(lda::estimator::collapsed, 200));
 }

@@ -61,7 +61,9 @@ class LDA:
                         (default: theta integrated out, each document's tokens drawn in order,
                         theta and phi the posterior means), "mh" (the same chain, each token
                         moved by Metropolis-Hastings proposals: cheaper per token at large K,
-                        slower mixing per iteration), "mean" (z by the butterfly from the
+                        slower mixing per iteration), "hybrid" (the same chain, collapsed's draw
+                        for documents of up to 256 tokens and mh's moves for longer ones),
+                        "mean" (z by the butterfly from the
                         posterior means: cheaper iterations, but it can stop short of the
                         best model) or "sample" (Dirichlet draws, the paper's sampler)
       width             lanes per subgroup of the z draw, 0 = the backend's native (--width)
@@ -170,8 +172,8 @@ class LDA:
         offsets, words, V, vocabulary, source = self._read(X, **corpus)
         if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
-        if self.average is not None and int(self.average) > 1 and self.estimator != "collapsed":
-            raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed', "
+        if self.average is not None and int(self.average) > 1 and self.estimator not in ("collapsed", "hybrid"):
+            raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed' or 'hybrid', "
                              f"got estimator={self.estimator!r}")
         max_iter = max(int(self.max_iter), 0)
         options = _butterfly._training_options(

@@ -344,9 +344,10 @@ TEST_CASE(
 // (the checkpoint at iteration 6 holds z, and theta and phi computed from the counts only
 // because they were asked for; the sweeps after it start from the counts of z again).
 TEST_CASE(
-    "cli: --estimator collapsed and mh with --burn-in survive kill and resume across the switch",
+    "cli: --estimator collapsed, mh and hybrid with --burn-in survive kill and resume across the "
+    "switch",
     "[cli]") {
-  const std::string estimator = GENERATE("collapsed", "mh");
+  const std::string estimator = GENERATE("collapsed", "mh", "hybrid");
   INFO("--estimator " << estimator);
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;

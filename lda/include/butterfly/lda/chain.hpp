@@ -49,10 +49,19 @@ void check(const hyperparameters& h);
 //           document and its word instead of drawn from its full conditional (LightLDA,
 //           WarpLDA; lda/metropolis.hpp): O(1) per token whatever K and the document, the
 //           same stationary distribution, slower mixing per sweep.
-enum class estimator { sample, mean, collapsed, mh };
-// "sample", "mean", "collapsed", "mh"; std::invalid_argument naming the value otherwise.
+//   hybrid: collapsed's chain and tables, each document swept by collapsed's exact draw or,
+//           where it is long, by mh's proposals (lda/hybrid.hpp): the choice by length
+//           alone keeps the stationary distribution, and no sweep's cost per token grows with
+//           a long document's topics. Its model is made from z, as collapsed's.
+enum class estimator { sample, mean, collapsed, mh, hybrid };
+// "sample", "mean", "collapsed", "mh", "hybrid"; std::invalid_argument naming the value
+// otherwise.
 estimator parse_estimator(const std::string& name);
 const char* estimator_name(estimator e);
+
+// estimator::hybrid's default sampler_options::long_document: documents of more tokens start
+// with more topics than collapsed's exact draw visits cheaply (bench/RESULTS.md).
+inline constexpr std::uint32_t hybrid_long_document = 256;
 
 // How the sampler runs the chain. With the seed, the corpus and the hyperparameters these
 // define the trained model bit for bit.
@@ -78,6 +87,10 @@ struct sampler_options {
   // the last sweep's alone. z does not depend on either.
   std::uint32_t average = 1;
   std::uint32_t iterations = 0;  // the run's length, for average
+  // estimator::hybrid: the longest document its sweeps draw exactly; the tokens of longer ones
+  // move by Metropolis-Hastings (lda/hybrid.hpp). Part of the chain's definition; the trainer
+  // keeps the default, so checkpoints do not store it.
+  std::uint32_t long_document = hybrid_long_document;
 };
 
 // Runs shorter than this keep the last sweep's model: a chain that still moves is worse
@@ -95,8 +108,8 @@ inline constexpr std::uint32_t max_average = 16;
 std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how);
 
 // Whether a chain's theta and phi are made from z where they are read (estimator::collapsed
-// without a burn-in: its iterations read only z and the tables made from it), rather than kept
-// by the sampler (sampler::holds_model); only such a chain pools sweeps (average).
+// or hybrid without a burn-in: its iterations read only z and the tables made from it), rather than
+// kept by the sampler (sampler::holds_model); only such a chain pools sweeps (average).
 bool model_from_z(estimator e, std::uint32_t burn_in);
 
 // The average of butterfly-lda train and butterfly.LDA unless one is given: 4 where the model

@@ -70,6 +70,12 @@ struct word_buckets {
   std::int32_t* topics;
   std::int32_t* topic_counts;
   double* sums;
+  // Null, or where each word's list goes (V + 1) and room for the lists: the word's tokens'
+  // topics in topic order, n_wk copies of k; and the ranks of its set's words (V x
+  // set_words(K): the topics in the words before), compact_word's (metropolis.hpp).
+  const std::int64_t* list_offsets;
+  std::int32_t* lists;
+  std::uint16_t* ranks;
   static constexpr std::int64_t grain = 16;
   // The set, from the row of counts or from the tokens' topics (gathered once into
   // `gathered`, in the word's token order); the entries from the set, in topic order, with
@@ -94,15 +100,25 @@ struct word_buckets {
         topics[end] = k;
         topic_counts[end++] = n ? n[k] : 0;
       }
+    // With lists, the ranks first: they find each token's entry in O(1), not O(K / 64).
+    std::uint16_t* const rank = lists ? ranks + w * set_words(K) : nullptr;
+    for (int j = 0, r = 0; rank && j < set_words(K); r += set_bits(set[j++]))
+      rank[j] = static_cast<std::uint16_t>(r);
     for (std::int64_t i = first; i < last; ++i) {
       const std::int32_t k = gathered[i];
       std::int64_t e = at + set_bits(set[k / 64] & below(k % 64));
-      for (int j = 0; j < k / 64; ++j) e += set_bits(set[j]);
+      if (rank) e += rank[k / 64];
+      else
+        for (int j = 0; j < k / 64; ++j) e += set_bits(set[j]);
       ++topic_counts[e];
     }
     double sum = 0.0;
     for (std::int64_t e = at; e < end; ++e)
       sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
+    if (lists == nullptr) return;
+    std::int32_t* list = lists + list_offsets[w];
+    for (std::int64_t e = at; e < end; ++e)
+      for (std::int32_t c = 0; c < topic_counts[e]; ++c) *list++ = topics[e];
   }
 };
 

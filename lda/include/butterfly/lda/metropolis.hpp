@@ -79,12 +79,39 @@ BUTTERFLY_FN mh_uniforms mh_block(std::uint64_t seed, std::uint32_t iteration, s
   return rng::bits(seed, iteration, rng::stream::z, index, static_cast<std::uint32_t>(c));
 }
 
-// What a token's proposals read: its word's counts and topics, the topic totals, the
-// document's counts without the token, and the document's tokens.
+// The word's side of a token's proposals, from the V x K counts: its row of n_wk and its
+// list of its tokens' topics (word_topics), in which the word proposal picks a place.
+struct dense_word {
+  const std::int32_t* counts;  // n_wk row of the word (own count included)
+  const std::int32_t* topics;  // the word's word_topics
+  std::int64_t tokens;         // their number, n_w
+  BUTTERFLY_FN std::int32_t count(int k) const { return counts[k]; }
+  BUTTERFLY_FN int topic(std::int64_t i) const { return topics[i]; }
+};
+
+// The word's side from collapsed's compact tables (word_buckets with lists): the word's
+// topic set with the ranks of its words, its entries' counts, one per topic it has in topic
+// order, and its list. n_wk is found by the topic's rank in the set: three reads whatever K,
+// and no V x K array.
+struct compact_word {
+  const std::uint64_t* set;    // the word's topic set
+  const std::uint16_t* ranks;  // the topics in the set's words before each
+  const std::int32_t* counts;  // its entries' counts
+  const std::int32_t* topics;  // its list
+  std::int64_t tokens;         // its length, n_w
+  BUTTERFLY_FN std::int32_t count(int k) const {
+    const std::uint64_t b = set[k / 64];
+    if (((b >> (k % 64)) & 1) == 0) return 0;
+    return counts[ranks[k / 64] + set_bits(b & below(k % 64))];
+  }
+  BUTTERFLY_FN int topic(std::int64_t i) const { return topics[i]; }
+};
+
+// What a token's proposals read: its word (dense_word or compact_word), the topic totals,
+// the document's counts without the token, and the document's tokens.
+template <class Word>
 struct mh_token {
-  const std::int32_t* word_counts;  // n_wk row of the token's word (own count included)
-  const std::int32_t* word_topics;  // the word's word_topics
-  std::int64_t word_tokens;         // their number, n_w
+  Word word;                        // n_wk (own count included) and the word proposal's list
   const double* scale;              // 1 / (n_k + V beta), own count included
   const std::int64_t* totals;       // n_k
   const std::int32_t* doc_counts;   // n_mk without the token
@@ -93,37 +120,39 @@ struct mh_token {
   int K, o;                         // topics; the token's previous topic
   double alpha, beta, prior_total;  // prior_total = V beta
 
-  // f_k: the word's weight of topic k without the token's own count.
+  // f_k for k != o: the word's weight of topic k (o's, without the token's own count, is
+  // move's f_o).
   BUTTERFLY_FN double f(int k) const {
-    if (k == o)
-      return (static_cast<double>(word_counts[o] - 1) + beta) /
-             (static_cast<double>(totals[o] - 1) + prior_total);
-    return (static_cast<double>(word_counts[k]) + beta) * scale[k];
+    return (static_cast<double>(word.count(k)) + beta) * scale[k];
   }
   // The proposals' topics, from their picks.
   BUTTERFLY_FN int doc_topic(std::int64_t j) const {
     return j >= 0 ? doc_z[j < self ? j : j + 1] : static_cast<int>(-1 - j);
   }
   BUTTERFLY_FN int word_topic(std::int64_t i) const {
-    return i >= 0 ? word_topics[i] : static_cast<int>(-1 - i);
+    return i >= 0 ? word.topic(i) : static_cast<int>(-1 - i);
   }
   BUTTERFLY_FN std::int64_t doc_pick(std::uint32_t u) const {
     return mh_pick(rng::u01_32(u), length - 1, alpha, K);
   }
   BUTTERFLY_FN std::int64_t word_pick(std::uint32_t u) const {
-    return mh_pick(rng::u01_32(u), word_tokens, beta, K);
+    return mh_pick(rng::u01_32(u), word.tokens, beta, K);
   }
 
-  // The topic after one cycle per block of `blocks` from s.
-  BUTTERFLY_FN int move(int s, const mh_uniforms* blocks, int cycles) const {
+  // The topic after one cycle per block of `blocks` from o.
+  BUTTERFLY_FN int move(const mh_uniforms* blocks, int cycles) const {
     // h_o = f_o / (n_wo + beta); h_k = scale[k] for the other topics.
-    const double h_o = f(o) / (static_cast<double>(word_counts[o]) + beta);
-    double f_s = f(s);
+    const std::int32_t n_wo = word.count(o);
+    const double f_o =
+        (static_cast<double>(n_wo - 1) + beta) / (static_cast<double>(totals[o] - 1) + prior_total);
+    const double h_o = f_o / (static_cast<double>(n_wo) + beta);
+    int s = o;
+    double f_s = f_o;
     for (int c = 0; c < cycles; ++c) {
       const mh_uniforms& r = blocks[c];
       int t = doc_topic(doc_pick(r[0]));
       if (t != s) {
-        const double f_t = f(t);
+        const double f_t = t == o ? f_o : f(t);
         if (rng::u01_32(r[1]) * f_s < f_t) {
           s = t;
           f_s = f_t;
@@ -136,7 +165,7 @@ struct mh_token {
             (static_cast<double>(doc_counts[s]) + alpha) * (s == o ? h_o : scale[s]);
         if (rng::u01_32(r[3]) * from < to) {
           s = t;
-          f_s = f(t);
+          f_s = t == o ? f_o : f(t);
         }
       }
     }
@@ -168,12 +197,10 @@ struct mh_documents {
   static constexpr std::int64_t grain = 4;
   static constexpr int ahead = 2;  // tokens
 
-  BUTTERFLY_FN mh_token token(std::int64_t begin, std::int64_t end, std::int64_t t,
-                              const std::int32_t* n) const {
+  BUTTERFLY_FN mh_token<dense_word> token(std::int64_t begin, std::int64_t end, std::int64_t t,
+                                          const std::int32_t* n) const {
     const std::int64_t w = words[t], at = word_offsets[w];
-    return {word_counts + w * K,
-            topics + at,
-            word_offsets[w + 1] - at,
+    return {{word_counts + w * K, topics + at, word_offsets[w + 1] - at},
             scale,
             totals,
             n,
@@ -198,25 +225,25 @@ struct mh_documents {
     for (std::int64_t t = begin; t < end; ++t) {
       if (t + ahead < end) {
         mh_uniforms* b = blocks[(t + ahead - begin) % (ahead + 1)];
-        const mh_token later = token(begin, end, t + ahead, n);
+        const mh_token<dense_word> later = token(begin, end, t + ahead, n);
         for (int c = 0; c < mh_cycles; ++c) {
           b[c] = mh_block(seed, iteration, first_token + static_cast<std::uint64_t>(t + ahead), c);
           const std::int64_t i = later.word_pick(b[c][2]);
-          if (i >= 0) prefetch(later.word_topics + i);
+          if (i >= 0) prefetch(later.word.topics + i);
         }
       }
       if (t + 1 < end) {
         const mh_uniforms* b = blocks[(t + 1 - begin) % (ahead + 1)];
-        const mh_token next = token(begin, end, t + 1, n);
-        prefetch(next.word_counts + next.o);
+        const mh_token<dense_word> next = token(begin, end, t + 1, n);
+        prefetch(next.word.counts + next.o);
         for (int c = 0; c < mh_cycles; ++c) {
-          prefetch(next.word_counts + next.doc_topic(next.doc_pick(b[c][0])));
-          prefetch(next.word_counts + next.word_topic(next.word_pick(b[c][2])));
+          prefetch(next.word.counts + next.doc_topic(next.doc_pick(b[c][0])));
+          prefetch(next.word.counts + next.word_topic(next.word_pick(b[c][2])));
         }
       }
-      const mh_token now = token(begin, end, t, n);
+      const mh_token<dense_word> now = token(begin, end, t, n);
       --n[now.o];
-      z[t] = now.move(now.o, blocks[(t - begin) % (ahead + 1)], mh_cycles);
+      z[t] = now.move(blocks[(t - begin) % (ahead + 1)], mh_cycles);
       ++n[z[t]];
     }
   }

@@ -1,6 +1,6 @@
 // The steps of one LDA iteration after the z draw (and the initial z before the first),
 // each written once as a function of one element index (count_steps.hpp, mean_steps.hpp,
-// sample_steps.hpp, collapsed.hpp, metropolis.hpp, likelihood_steps.hpp; the sampler's
+// sample_steps.hpp, collapsed.hpp, metropolis.hpp, hybrid.hpp, likelihood_steps.hpp; the sampler's
 // estimator units build them, the *_unit.cpp beside sampler.cpp): lda::sampler runs them on
 // its executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
 // the device backend's grid-stride kernels on device memory. Every element writes only its
@@ -26,6 +26,8 @@
 //   mh:      as collapsed, with the words' lists (topic_counts' listed, or with MPI
 //            word_topics) and mh_documents (lda/metropolis.hpp) in word_buckets' and
 //            collapsed_documents' places
+//   hybrid:  as collapsed, word_buckets with its running counts, and hybrid_documents
+//            (lda/hybrid.hpp: collapsed's draw for short documents, MH for long ones)
 //   evaluation: likelihood_blocks (the log-likelihood's partial sums)
 #pragma once
 
@@ -34,6 +36,7 @@
 
 #include "butterfly/lda/collapsed.hpp"
 #include "butterfly/lda/count_steps.hpp"
+#include "butterfly/lda/hybrid.hpp"
 #include "butterfly/lda/likelihood_steps.hpp"
 #include "butterfly/lda/mean_steps.hpp"
 #include "butterfly/lda/metropolis.hpp"
@@ -48,7 +51,7 @@ class any
                           posterior_mean_entries, posterior_mean_words, gamma_entries,
                           dirichlet_rows, column_partials<double, double>, sum_scale,
                           dirichlet_columns, likelihood_blocks, word_gaps, word_buckets, scale_sums,
-                          collapsed_documents, word_topics, mh_documents,
+                          collapsed_documents, word_topics, mh_documents, hybrid_documents,
                           zero_entries<std::int32_t>, zero_entries<std::int64_t>,
                           token_topic_counts, token_partial_counts> {
  public:

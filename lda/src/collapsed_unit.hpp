@@ -1,0 +1,77 @@
+// estimator::collapsed (chain.hpp), and the base of estimator::hybrid (hybrid_unit.cpp),
+// which sweeps the same tables: see collapsed_unit.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "mean_unit.hpp"
+
+namespace butterfly::lda {
+
+class collapsed_unit : public mean_unit {
+ public:
+  // With lists, word_buckets also makes the words' lists (hybrid's compact_word).
+  explicit collapsed_unit(const context& x, bool lists = false);
+  bool sweeping() const override { return true; }
+  void sweep(std::uint32_t i) override;
+  void phi_rows(std::int64_t first, std::int64_t count, float* rows) override;
+  void likelihood_from_z(steps::likelihood_blocks& step) override;
+
+ protected:
+  // Iteration i's collapsed_documents but for first_doc, from the tables (make_tables).
+  steps::collapsed_documents documents(std::uint32_t i);
+  // s over the shard's documents, a batch of slots at a time.
+  template <class Documents>
+  void sweep_documents(Documents s) const {
+    const std::int64_t M = c_.part().num_docs();
+    for (s.first_doc = 0; s.first_doc < M; s.first_doc += slots_)
+      run(s, slots_ < M - s.first_doc ? slots_ : M - s.first_doc);
+  }
+  void make_tables();  // word_buckets and scale_sums, when not those of the counts
+  // The words' lists (word_buckets' lists) and where each goes, where asked for.
+  const std::int64_t* list_offsets() const { return list_offsets_.data(); }
+  const std::int32_t* lists() const { return lists_.data(); }
+  const std::uint16_t* ranks() const { return ranks_.data(); }
+
+ private:
+  double count_counts(std::uint32_t) override {
+    const double combine_seconds = count(a_.holds);
+    tables_valid_ = false;
+    return combine_seconds;
+  }
+  void posterior_means() override;
+  std::int64_t* totals() override { return totals_.data(); }
+  // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
+  steps::posterior_mean_words word_rows(std::int64_t first, float* out) const;
+
+  state_array<std::int64_t> totals_;  // n_k of the previous iteration
+  // word_buckets: room for the topics gathered by word (one per token); the words' entries
+  // (their places, topics, counts and running sums) and topic sets; scale_sums' running sums.
+  state_array<std::int32_t> gathered_;
+  std::vector<std::int64_t> entry_places_;
+  detail::mirror<const std::int64_t> entries_;
+  state_array<std::int32_t> entry_topics_, entry_counts_;
+  state_array<double> entry_sums_;
+  state_array<std::uint64_t> word_bits_;
+  state_array<double> scale_sum_;
+  // The slots of the documents swept at once: their counts, X's topics and running sums,
+  // their topic sets.
+  std::int64_t slots_;
+  state_array<std::int32_t> doc_counts_, picks_;
+  state_array<double> weights_;
+  state_array<std::uint64_t> doc_bits_;
+  // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a topic set per
+  // block of documents) and the words' gaps (word_gaps).
+  state_array<std::int32_t> likelihood_counts_;
+  state_array<float> likelihood_rows_;
+  state_array<std::uint64_t> likelihood_bits_;
+  state_array<double> word_gaps_;
+  std::vector<std::int64_t> list_places_;
+  detail::mirror<const std::int64_t> list_offsets_;
+  state_array<std::int32_t> lists_;
+  state_array<std::uint16_t> ranks_;
+  bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
+};
+
+}  // namespace butterfly::lda
