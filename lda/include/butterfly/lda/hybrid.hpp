@@ -25,6 +25,13 @@
 
 namespace butterfly::lda::steps {
 
+// Whether a sweep fetches what its next token will read while this one moves: on the host.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool fetch_ahead = false;
+#else
+inline constexpr bool fetch_ahead = true;
+#endif
+
 // Element i: document first_doc + i by collapsed_documents where it has at most
 // long_document tokens, else by Metropolis-Hastings over slot i's counts (counted from z).
 struct hybrid_documents : collapsed_documents {
@@ -32,6 +39,10 @@ struct hybrid_documents : collapsed_documents {
   const std::int64_t* list_offsets;  // word_buckets' lists
   const std::int32_t* lists;
   const std::uint16_t* ranks;
+  // A device's kernel for this step is compiled for 2 resident blocks of threads, not 4: a
+  // long document's token holds its word's tables, its document's and its proposals' values
+  // at once, more than 64 registers (the static checks found spills at 4).
+  static constexpr int min_blocks = 2;
 
   // Token t of the document [begin, end), with the document's counts n.
   BUTTERFLY_FN mh_token<compact_word> token(std::int64_t begin, std::int64_t end, std::int64_t t,
@@ -61,29 +72,35 @@ struct hybrid_documents : collapsed_documents {
     std::int32_t* const n = doc_counts + i * K;
     for (int k = 0; k < K; ++k) n[k] = 0;
     for (std::int64_t t = begin; t < end; ++t) ++n[z[t]];
-    // Token t + 1's uniforms are drawn while t moves, and what its proposals will read is
-    // fetched: its word's set, ranks and list entries (scattered over arrays of the corpus's
-    // size); nothing on a device.
-    mh_uniforms blocks[2][mh_cycles];
-    for (int c = 0; c < mh_cycles; ++c)
-      blocks[0][c] = mh_block(seed, iteration, first_token + static_cast<std::uint64_t>(begin), c);
+    // On the host, token t + 1's uniforms are drawn while t moves and what its proposals will
+    // read is fetched (its word's set, ranks and list entries, scattered over arrays of the
+    // corpus's size). A device hides that latency with other threads, and there a cycle's
+    // uniforms are drawn where it needs them: the registers of a second token would spill.
+    // The uniforms are counter-based: the same either way.
+    mh_uniforms blocks[fetch_ahead ? 2 : 1][mh_cycles];
     for (std::int64_t t = begin; t < end; ++t) {
+      const std::uint64_t index = first_token + static_cast<std::uint64_t>(t);
       const mh_token<compact_word> now = token(begin, end, t, n);
-      const mh_uniforms* const mine = blocks[(t - begin) % 2];
-      if (t + 1 < end) {
-        mh_uniforms* const next_blocks = blocks[(t + 1 - begin) % 2];
-        const mh_token<compact_word> next = token(begin, end, t + 1, n);
-        prefetch(next.word.set + next.o / 64);
-        prefetch(next.word.ranks + next.o / 64);
-        for (int c = 0; c < mh_cycles; ++c) {
-          next_blocks[c] =
-              mh_block(seed, iteration, first_token + static_cast<std::uint64_t>(t + 1), c);
-          const std::int64_t p = next.word_pick(next_blocks[c][2]);
-          if (p >= 0) prefetch(next.word.topics + p);
-        }
-      }
       --n[now.o];
-      z[t] = now.move(mine, mh_cycles);
+      if constexpr (fetch_ahead) {
+        mh_uniforms* const mine = blocks[(t - begin) % 2];
+        if (t == begin)
+          for (int c = 0; c < mh_cycles; ++c) mine[c] = mh_block(seed, iteration, index, c);
+        if (t + 1 < end) {
+          mh_uniforms* const next_blocks = blocks[(t + 1 - begin) % 2];
+          const mh_token<compact_word> next = token(begin, end, t + 1, n);
+          prefetch(next.word.set + next.o / 64);
+          prefetch(next.word.ranks + next.o / 64);
+          for (int c = 0; c < mh_cycles; ++c) {
+            next_blocks[c] = mh_block(seed, iteration, index + 1, c);
+            const std::int64_t p = next.word_pick(next_blocks[c][2]);
+            if (p >= 0) prefetch(next.word.topics + p);
+          }
+        }
+        z[t] = now.move([mine](int c) { return mine[c]; }, mh_cycles);
+      } else {
+        z[t] = now.move([&](int c) { return mh_block(seed, iteration, index, c); }, mh_cycles);
+      }
       ++n[z[t]];
     }
   }

@@ -139,8 +139,10 @@ struct mh_token {
     return mh_pick(rng::u01_32(u), word.tokens, beta, K);
   }
 
-  // The topic after one cycle per block of `blocks` from o.
-  BUTTERFLY_FN int move(const mh_uniforms* blocks, int cycles) const {
+  // The topic after `cycles` cycles from o, cycle c reading the uniforms block(c) (a block
+  // kept ahead, or drawn where the cycle needs it, which holds fewer registers on a device).
+  template <class Blocks>
+  BUTTERFLY_FN int move(const Blocks& block, int cycles) const {
     // h_o = f_o / (n_wo + beta); h_k = scale[k] for the other topics.
     const std::int32_t n_wo = word.count(o);
     const double f_o =
@@ -149,7 +151,7 @@ struct mh_token {
     int s = o;
     double f_s = f_o;
     for (int c = 0; c < cycles; ++c) {
-      const mh_uniforms& r = blocks[c];
+      const mh_uniforms r = block(c);
       int t = doc_topic(doc_pick(r[0]));
       if (t != s) {
         const double f_t = t == o ? f_o : f(t);
@@ -243,7 +245,8 @@ struct mh_documents {
       }
       const mh_token<dense_word> now = token(begin, end, t, n);
       --n[now.o];
-      z[t] = now.move(blocks[(t - begin) % (ahead + 1)], mh_cycles);
+      const mh_uniforms* const mine = blocks[(t - begin) % (ahead + 1)];
+      z[t] = now.move([mine](int c) { return mine[c]; }, mh_cycles);
       ++n[z[t]];
     }
   }

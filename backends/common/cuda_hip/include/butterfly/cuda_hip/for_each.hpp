@@ -7,6 +7,7 @@
 #include "butterfly/cuda_hip/runtime.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 #include "butterfly/cuda_hip/grid.hpp"
 
@@ -23,9 +24,22 @@
 
 namespace butterfly::cuda_hip::kernel {
 
+// The resident blocks a step's kernel is compiled for: BUTTERFLY_FOR_EACH_MIN_BLOCKS, or fewer
+// where the step names its own F::min_blocks (a step whose threads hold more live values than
+// 64 registers: 2 blocks allow 128 on NVIDIA, 256 VGPRs on AMD).
+template <class F, class = void>
+struct min_blocks_of {
+  static constexpr int value = BUTTERFLY_FOR_EACH_MIN_BLOCKS;
+};
+template <class F>
+struct min_blocks_of<F, std::void_t<decltype(F::min_blocks)>> {
+  static constexpr int value =
+      F::min_blocks < BUTTERFLY_FOR_EACH_MIN_BLOCKS ? F::min_blocks : BUTTERFLY_FOR_EACH_MIN_BLOCKS;
+};
+
 // Grid-stride: the blocks that can be resident at once loop over the elements.
 template <class F>
-__global__ void __launch_bounds__(block_threads, BUTTERFLY_FOR_EACH_MIN_BLOCKS)
+__global__ void __launch_bounds__(block_threads, min_blocks_of<F>::value)
     for_each(const F f, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
