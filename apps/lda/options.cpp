@@ -112,7 +112,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
          "and phi the posterior means); "
          "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
          "and word (O(1) per token, slower mixing per iteration); hybrid = the same chain, "
-         "collapsed's draw for short documents and mh's moves for long ones; "
+         "mh's moves read from collapsed's compact tables (no V x K array; for K of thousands); "
          "mean = z drawn by --algorithm "
          "from "
          "the posterior means (cheaper iterations, but it can stop short of the best model); "

@@ -61,8 +61,8 @@ class LDA:
                         (default: theta integrated out, each document's tokens drawn in order,
                         theta and phi the posterior means), "mh" (the same chain, each token
                         moved by Metropolis-Hastings proposals: cheaper per token at large K,
-                        slower mixing per iteration), "hybrid" (the same chain, collapsed's draw
-                        for documents of up to 256 tokens and mh's moves for longer ones),
+                        slower mixing per iteration), "hybrid" (the same chain, mh's moves read from
+                        collapsed's compact tables: no V x K array; for large K),
                         "mean" (z by the butterfly from the
                         posterior means: cheaper iterations, but it can stop short of the
                         best model) or "sample" (Dirichlet draws, the paper's sampler)

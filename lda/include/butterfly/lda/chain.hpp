@@ -50,18 +50,23 @@ void check(const hyperparameters& h);
 //           WarpLDA; lda/metropolis.hpp): O(1) per token whatever K and the document, the
 //           same stationary distribution, slower mixing per sweep.
 //   hybrid: collapsed's chain and tables, each document swept by collapsed's exact draw or,
-//           where it is long, by mh's proposals (lda/hybrid.hpp): the choice by length
-//           alone keeps the stationary distribution, and no sweep's cost per token grows with
-//           a long document's topics. Its model is made from z, as collapsed's.
+//           where it is longer than sampler_options::long_document (by default every
+//           document), by mh's proposals read from collapsed's compact word tables
+//           (lda/hybrid.hpp): no V x K array, and no sweep's cost per token grows with K or a
+//           document's topics. The choice by length alone keeps the stationary distribution.
+//           Its model is made from z, as collapsed's. For large K (10,000).
 enum class estimator { sample, mean, collapsed, mh, hybrid };
 // "sample", "mean", "collapsed", "mh", "hybrid"; std::invalid_argument naming the value
 // otherwise.
 estimator parse_estimator(const std::string& name);
 const char* estimator_name(estimator e);
 
-// estimator::hybrid's default sampler_options::long_document: documents of more tokens start
-// with more topics than collapsed's exact draw visits cheaply (bench/RESULTS.md).
-inline constexpr std::uint32_t hybrid_long_document = 256;
+// estimator::hybrid's default sampler_options::long_document: 0, every document moved by
+// Metropolis-Hastings. Measured (bench/journal/2026-11-28.md): where the hybrid pays, at
+// K = 10,000, the exact draw's K / 64 words per token cost more than the MH moves for short
+// documents too (20news: 5.1-6.7 s per iteration with 256, 2.4-2.9 s with 0); at K = 1000 the
+// exact draw is the better sweep even for nips17's 1,321-token documents, and collapsed is.
+inline constexpr std::uint32_t hybrid_long_document = 0;
 
 // How the sampler runs the chain. With the seed, the corpus and the hyperparameters these
 // define the trained model bit for bit.
