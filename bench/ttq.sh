@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs butterfly's side of the time to quality against the peers: held-out perplexity
-# against wall seconds on ap and 20news (the fixed splits of ../shared/eval) and wiki-lead
+# against wall seconds on ap, 20news and nips17 (the fixed splits of ../shared/eval) and wiki-lead
 # (split once, 10 % held out, seed 0, by ../shared/eval/heldout.py split into
 # build-splits/wiki-lead, git-ignored, reused after), K = 240 and 1000 (alpha 50/K, beta
 # 0.01), 2 threads, each point a fresh butterfly-lda process timed wall-clock with its peak
@@ -26,7 +26,7 @@
 # every wall time >= 1 s). Redraw the PNGs and ttq.md later, e.g. with other peers files:
 #   /usr/bin/python3 bench/time_to_quality.py --replot bench/results/ttq-DATE --threads 2 --peers FILE.tsv
 set -eu
-CORPORA=${CORPORA:-"ap 20news wiki-lead"}
+CORPORA=${CORPORA:-"ap 20news nips17 wiki-lead"}
 TOPICS=${TOPICS:-"240 1000"}
 THREADS=${THREADS:-2}
 PRESET=${PRESET:-bench-openmp}
@@ -36,7 +36,8 @@ ESTIMATORS=${ESTIMATORS:-"collapsed mean"}
 # training per estimator here)
 ITERATIONS=${ITERATIONS:-"ap@240=10,25,50,100,200,400 ap@1000=10,25,50,100,200,400
   20news@240=10,25,50,100,150,200,400 20news@1000=5,10,20,40,50,60,65,70,80
-  wiki-lead@240=10,25,50,100,150,200,400 wiki-lead@1000=10,20,40,55,70,75,85,100"}
+  wiki-lead@240=10,25,50,100,150,200,400 wiki-lead@1000=10,20,40,55,70,75,85,100
+  nips17@240=10,25,50,100,200,250,300 nips17@1000=10,25,50,100,150,250,400,600"}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/bench/results/ttq-$(date -u +%Y%m%dT%H%M)"
