@@ -175,6 +175,15 @@ struct mh_token {
   }
 };
 
+// Token t of the document [begin, end) with the document's counts n and its word's side: the
+// rest from a sweep step's fields (mh_documents', hybrid_documents'), which share their names.
+template <class Step, class Word>
+BUTTERFLY_FN mh_token<Word> mh_token_of(const Step& s, const Word& word, std::int64_t begin,
+                                        std::int64_t end, std::int64_t t, const std::int32_t* n) {
+  return {word,      s.scale, s.totals, n,       s.z + begin, end - begin,
+          t - begin, s.K,     s.z[t],   s.alpha, s.beta,      s.prior_total};
+}
+
 // Element m: one sweep over document m's tokens in order. doc_counts row m holds the counts
 // of document m's topics in z before and after, and during the sweep those of its other
 // tokens as they stand.
@@ -202,18 +211,9 @@ struct mh_documents {
   BUTTERFLY_FN mh_token<dense_word> token(std::int64_t begin, std::int64_t end, std::int64_t t,
                                           const std::int32_t* n) const {
     const std::int64_t w = words[t], at = word_offsets[w];
-    return {{word_counts + w * K, topics + at, word_offsets[w + 1] - at},
-            scale,
-            totals,
-            n,
-            z + begin,
-            end - begin,
-            t - begin,
-            K,
-            z[t],
-            alpha,
-            beta,
-            prior_total};
+    return mh_token_of(*this,
+                       dense_word{word_counts + w * K, topics + at, word_offsets[w + 1] - at},
+                       begin, end, t, n);
   }
 
   BUTTERFLY_FN void operator()(std::int64_t m) const {
