@@ -149,6 +149,16 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                                         "it applies, else 1)")
                              ->type_name("N")
                              ->check(CLI::Range(1u, lda::max_average));
+  CLI::Option* blocks =
+      cmd.add_option("--sweep-blocks", a.run.sweep_blocks,
+                     "with --estimator collapsed or hybrid: each sweep in B blocks of documents, "
+                     "the word counts counted again from the topics drawn so far before each "
+                     "block after the first (each costs about a tenth of a sweep). For few "
+                     "documents per topic and long documents, where the counts held for a whole "
+                     "sweep make the chain settle higher; 1 = held for the whole sweep")
+          ->type_name("B")
+          ->check(CLI::Range(1u, lda::max_sweep_blocks))
+          ->capture_default_str();
   cmd.add_option("--eval-every", a.run.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = "
                  "at the last only")
@@ -189,8 +199,14 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   // The run keeps the options its checkpoint stored.
   for (CLI::Option* o : options_of(cmd))
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
-  cmd.callback([&a, average] {
+  cmd.callback([&a, average, blocks] {
     const lda::training_options& r = a.run;
+    const lda::estimator e = lda::parse_estimator(a.estimator);
+    if (r.sweep_blocks > 1 && e != lda::estimator::collapsed && e != lda::estimator::hybrid)
+      throw CLI::ValidationError(blocks->get_name(),
+                                 "applies to --estimator collapsed or hybrid, got --sweep-blocks " +
+                                     std::to_string(r.sweep_blocks) + " with --estimator " +
+                                     a.estimator);
     if (r.average.value_or(1) > 1 &&
         !lda::model_from_z(lda::parse_estimator(a.estimator), r.burn_in))
       throw CLI::ValidationError(

@@ -112,6 +112,13 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
         "sampler_options::average must be 1 unless the estimator is collapsed or hybrid "
         "without a burn-in, and at most " +
         std::to_string(max_average) + "; got " + std::to_string(how_.average));
+  if (how_.sweep_blocks < 1 || how_.sweep_blocks > max_sweep_blocks ||
+      (how_.sweep_blocks > 1 && how_.estimator != estimator::collapsed &&
+       how_.estimator != estimator::hybrid))
+    throw std::invalid_argument(
+        "sampler_options::sweep_blocks must be 1 unless the estimator is collapsed or hybrid, "
+        "and from 1 to " +
+        std::to_string(max_sweep_blocks) + "; got " + std::to_string(how_.sweep_blocks));
   // The draw checks the width on its first call; checked here too, so a bad width fails
   // before any work rather than after the initial state.
   detail::resolve_width("lda::chain", how_.width, default_width(), supported_widths());

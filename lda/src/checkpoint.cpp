@@ -15,7 +15,7 @@
 namespace butterfly::lda {
 namespace {
 
-constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '3'};
+constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '4'};
 constexpr std::size_t version_byte = 7;
 
 static_assert(sizeof(double) == 8 && sizeof(float) == 4, "checkpoints assume IEEE types");
@@ -126,6 +126,7 @@ void encode(encoder& e, const training_options& o) {
   e.pod(o.burn_in);
   e.maybe(o.start_topics);
   e.maybe(o.average);
+  e.pod(o.sweep_blocks);
   e.pod(o.holdout);
   e.pod(o.eval_every);
   e.pod(static_cast<std::int32_t>(o.fold_in_sweeps));
@@ -133,7 +134,8 @@ void encode(encoder& e, const training_options& o) {
   e.pod(static_cast<std::int32_t>(o.top_words));
 }
 
-training_options decode_options(decoder& d) {
+// Format 3 is format 4 without sweep_blocks (its runs had one block).
+training_options decode_options(decoder& d, char format) {
   training_options o;
   o.hyper.num_topics = static_cast<int>(d.pod<std::int64_t>());
   o.hyper.alpha = d.pod<double>();
@@ -146,6 +148,7 @@ training_options decode_options(decoder& d) {
   o.burn_in = d.pod<std::uint32_t>();
   o.start_topics = d.maybe();
   o.average = d.maybe();
+  o.sweep_blocks = format == '3' ? 1 : d.pod<std::uint32_t>();
   o.holdout = d.pod<double>();
   o.eval_every = d.pod<std::uint32_t>();
   o.fold_in_sweeps = d.pod<std::int32_t>();
@@ -200,7 +203,7 @@ checkpoint load_checkpoint(const std::string& path) {
         path + ": checkpoint format " + bytes[version_byte] +
         " (it stored the command line's options) cannot be resumed by this version; start the "
         "run again");
-  if (bytes[version_byte] != magic[version_byte])
+  if (bytes[version_byte] != magic[version_byte] && bytes[version_byte] != '3')
     throw io::input_error(path + ": checkpoint format " + bytes[version_byte] +
                           " is not one this version reads");
   if (bytes.size() < sizeof magic + 8) throw io::input_error(path + ": checkpoint is truncated");
@@ -212,7 +215,7 @@ checkpoint load_checkpoint(const std::string& path) {
 
   decoder d(path, bytes.data() + sizeof magic, body - sizeof magic);
   checkpoint c;
-  c.options = decode_options(d);
+  c.options = decode_options(d, bytes[version_byte]);
   c.corpus.format = d.text();
   c.corpus.path = d.text();
   c.corpus.vocab = d.text();

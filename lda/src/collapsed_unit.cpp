@@ -89,7 +89,7 @@ void collapsed_unit::make_tables() {
 
 void collapsed_unit::sweep(std::uint32_t i) {
   make_tables();
-  sweep_documents(documents(i));
+  sweep_documents(documents(i), i);
 }
 
 steps::collapsed_documents collapsed_unit::documents(std::uint32_t i) {

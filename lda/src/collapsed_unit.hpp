@@ -2,6 +2,7 @@
 // which sweeps the same tables: see collapsed_unit.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -21,12 +22,25 @@ class collapsed_unit : public mean_unit {
  protected:
   // Iteration i's collapsed_documents but for first_doc, from the tables (make_tables).
   steps::collapsed_documents documents(std::uint32_t i);
-  // s over the shard's documents, a batch of slots at a time.
+  // Iteration i's sweep s over the shard's documents, a batch of slots at a time, block by
+  // block (sampler_options::sweep_blocks): before each block after the first, the counts of z
+  // as the blocks before left it and the tables made from them. Every process counts (and
+  // combines) as often, whether the block holds any of its documents or not.
   template <class Documents>
-  void sweep_documents(Documents s) const {
-    const std::int64_t M = c_.part().num_docs();
-    for (s.first_doc = 0; s.first_doc < M; s.first_doc += slots_)
-      run(s, slots_ < M - s.first_doc ? slots_ : M - s.first_doc);
+  void sweep_documents(Documents s, std::uint32_t i) {
+    const std::int64_t M = c_.docs().num_docs(), first = c_.part().first_doc,
+                       end = c_.part().end_doc;
+    const std::int64_t B = c_.options().sweep_blocks;
+    const auto in_shard = [&](std::int64_t m) { return std::clamp(m, first, end) - first; };
+    for (std::int64_t b = 0; b < B; ++b) {
+      if (b > 0) {
+        estimate(i);
+        make_tables();
+      }
+      const std::int64_t last = in_shard(M * (b + 1) / B);
+      for (s.first_doc = in_shard(M * b / B); s.first_doc < last; s.first_doc += slots_)
+        run(s, slots_ < last - s.first_doc ? slots_ : last - s.first_doc);
+    }
   }
   void make_tables();  // word_buckets and scale_sums, when not those of the counts
   // The words' lists (word_buckets' lists) and where each goes, where asked for.

@@ -19,7 +19,7 @@ class hybrid_unit final : public collapsed_unit {
     s.list_offsets = list_offsets();
     s.lists = lists();
     s.ranks = ranks();
-    sweep_documents(s);
+    sweep_documents(s, i);
   }
 };
 

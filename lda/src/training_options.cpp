@@ -47,6 +47,7 @@ sampler_options sampler_options_of(const training_options& o) {
   s.burn_in = o.burn_in;
   s.start_topics = o.start_topics.value_or(0);
   s.average = o.average.value_or(1);
+  s.sweep_blocks = o.sweep_blocks;
   s.iterations = o.iterations;
   return s;
 }
@@ -64,6 +65,7 @@ std::string mismatch(const training_options& stored, const training_options& giv
       .check("burn-in", stored.burn_in, given.burn_in)
       .check("start topics", stored.start_topics.value_or(0), given.start_topics.value_or(0))
       .check("average", stored.average.value_or(1), given.average.value_or(1))
+      .check("sweep blocks", stored.sweep_blocks, given.sweep_blocks)
       .check("holdout", stored.holdout, given.holdout);
   // The held-out perplexities of the history were scored with the stored sweeps.
   if (stored.holdout > 0) d.check("fold-in sweeps", stored.fold_in_sweeps, given.fold_in_sweeps);

@@ -97,3 +97,61 @@ TEST_CASE(
     check_first_two_tokens(150, {3, 71, 130, 63, 128}, 20000);
   }
 }
+
+// sampler_options::sweep_blocks: four documents of one token each but the last, four blocks of
+// one document. Document 2's token (block 2) is drawn from the counts of z with documents 0 and
+// 1 at the topics this sweep gave them, documents 2 and 3 at their starting ones: for each of
+// the 9 pairs of topics of documents 0 and 1, Pearson's chi-square of document 2's topic against
+// the full conditional counted here. Document 0 shares its word (it moves n_wk and n_k),
+// document 1 does not (it moves n_k alone). Held for the whole sweep (one block), document 2's
+// draw would not depend on the pair.
+TEST_CASE(
+    "lda: the collapsed sweep in blocks draws a block's token from the counts the blocks before "
+    "it left (chi-square)",
+    "[lda][collapsed]") {
+  const int K = 3, seeds = 20000;
+  const double alpha = 0.7, beta = 0.3;
+  lda::document_set docs;
+  docs.vocab_size = 2;
+  docs.words = {0, 1, 0, 0, 1};
+  docs.doc_offsets = {0, 1, 2, 3, 5};
+  const std::vector<std::int32_t> z0 = {0, 1, 2, 1, 0};
+  std::vector<std::vector<int>> observed(9, std::vector<int>(K, 0));
+  for (int seed = 0; seed < seeds; ++seed) {
+    lda::sampler_options how{algorithm::butterfly, 0, lda::estimator::collapsed};
+    how.sweep_blocks = 4;
+    lda::chain c(docs.view(), {K, alpha, beta}, static_cast<std::uint64_t>(seed), how);
+    lda::state start;
+    start.theta.assign(4 * K, 0.0f);
+    start.phi.assign(2 * K, 0.0f);
+    start.z = z0;
+    lda::sampler s(c, std::move(start));
+    s.iterate();
+    const std::vector<std::int32_t>& z = s.current().z;
+    ++observed[static_cast<std::size_t>(z[0] * K + z[1])][static_cast<std::size_t>(z[2])];
+  }
+  for (int k0 = 0; k0 < K; ++k0)
+    for (int k1 = 0; k1 < K; ++k1) {
+      // The counts document 2's token sees: z0 with documents 0 and 1 moved, itself left out.
+      std::vector<std::int32_t> z = z0;
+      z[0] = k0;
+      z[1] = k1;
+      std::vector<double> n_wk(static_cast<std::size_t>(2 * K), 0.0), n_k(K, 0.0);
+      for (std::size_t t = 0; t < z.size(); ++t)
+        if (t != 2) {
+          ++n_wk[static_cast<std::size_t>(docs.words[t] * K + z[t])];
+          ++n_k[static_cast<std::size_t>(z[t])];
+        }
+      std::vector<double> p(K);
+      double total = 0;
+      for (int k = 0; k < K; ++k)
+        total += p[static_cast<std::size_t>(k)] = alpha * (n_wk[static_cast<std::size_t>(k)] + beta) /
+                                                  (n_k[static_cast<std::size_t>(k)] + 2 * beta);
+      for (double& x : p) x /= total;
+      const auto& counts = observed[static_cast<std::size_t>(k0 * K + k1)];
+      const test::chi_square fit(counts, p);
+      INFO("documents 0 and 1 at topics " << k0 << ", " << k1 << ": chi2 " << fit.statistic
+                                          << " on " << fit.degrees << " degrees of freedom");
+      CHECK(fit.p_value > 1e-3);
+    }
+}

@@ -300,6 +300,7 @@ TEST_CASE(
   CHECK(defaults.at("width") == butterfly::default_width());
   // About 108 training documents for 6 topics, 16-127 per topic: lda::default_start_topics.
   CHECK(defaults.at("start_topics") == 4);
+  CHECK(defaults.at("sweep_blocks") == 1);
 }
 // The default model of a run of 100 iterations pools the sweeps 88, 92 and 96 with the last
 // (--average 4): checkpoints inside that window hold the kept sweeps, and a run killed there
@@ -343,6 +344,7 @@ TEST_CASE(
 // The collapsed and mh estimators with a burn-in, killed after their first sweeps and resumed
 // (the checkpoint at iteration 6 holds z, and theta and phi computed from the counts only
 // because they were asked for; the sweeps after it start from the counts of z again).
+// collapsed and hybrid sweep in 2 blocks: the resumed run takes that from the checkpoint.
 TEST_CASE(
     "cli: --estimator collapsed, mh and hybrid with --burn-in survive kill and resume across the "
     "switch",
@@ -351,8 +353,9 @@ TEST_CASE(
   INFO("--estimator " << estimator);
   workspace ws;
   const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
-  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator",    estimator,
-                                        "--burn-in",          "4", "--start-topics", "3"};
+  std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator",    estimator,
+                                  "--burn-in",          "4", "--start-topics", "3"};
+  if (estimator != "mh") how.insert(how.end(), {"--sweep-blocks", "2"});
   REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
   REQUIRE(
       run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults)
@@ -368,6 +371,8 @@ TEST_CASE(
   CHECK(model.at("estimator") == estimator);
   CHECK(model.at("burn_in") == 4);
   CHECK(model.at("start_topics") == 3);
+  if (estimator != "mh") CHECK(model.at("sweep_blocks") == 2);
+  else CHECK(!model.contains("sweep_blocks"));
 }
 
 // The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords
@@ -497,6 +502,8 @@ TEST_CASE("cli: bad arguments exit with code 2 and name the argument and the val
       {{"train", "--average", "17"}, "--average", "17"},
       {{"train", "--average", "4", "--estimator", "mean"}, "--average", "--estimator mean"},
       {{"train", "--average", "2", "--burn-in", "3"}, "--average", "--burn-in 3"},
+      {{"train", "--sweep-blocks", "2", "--estimator", "mh"}, "--sweep-blocks", "--estimator mh"},
+      {{"train", "--sweep-blocks", "0"}, "--sweep-blocks", "0"},
       {{"topics"}, "--model", ""},
       {{"infer", "--model", "x"}, "--corpus", "--docword"},
       {{"frobnicate"}, "frobnicate", ""},

@@ -96,13 +96,18 @@ TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]")
 
 // The collapsed and mh estimators' sweeps read the word counts summed over the ranks (mh also
 // the whole corpus's list of each word's topics), and a burn-in of mean iterations before
-// them: the bytes of one rank too.
-TEST_CASE("mpi: --estimator collapsed and mh under mpiexec -np 2 write the bytes of -np 1",
-          "[mpi][cli]") {
-  const std::string estimator = GENERATE("collapsed", "mh");
-  INFO("--estimator " << estimator);
+// them: the bytes of one rank too. With --sweep-blocks the blocks cut across the ranks' shards
+// and the counts are summed again before each block.
+TEST_CASE(
+    "mpi: --estimator collapsed, mh and collapsed in sweep blocks under mpiexec -np 2 write the "
+    "bytes of -np 1",
+    "[mpi][cli]") {
+  const auto how = GENERATE(values<std::vector<std::string>>(
+      {{"--estimator", "collapsed", "--burn-in", "2"},
+       {"--estimator", "mh", "--burn-in", "2"},
+       {"--estimator", "collapsed", "--burn-in", "2", "--sweep-blocks", "3"}}));
+  INFO(how[1] << (how.size() > 4 ? " --sweep-blocks 3" : ""));
   workspace w;
-  const std::vector<std::string> how = {"--estimator", estimator, "--burn-in", "2"};
   auto one_run = ap_run("c1"), two_run = ap_run("c2");
   one_run.insert(one_run.end(), how.begin(), how.end());
   two_run.insert(two_run.end(), how.begin(), how.end());

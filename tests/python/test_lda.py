@@ -92,6 +92,17 @@ def test_estimator_sample_width_and_start_topics_are_the_clis(tmp_path):
         butterfly.LDA(max_iter=1, width=3, progress=False).fit(DOCWORD, vocab=VOCAB)
 
 
+def test_sweep_blocks_are_the_clis(tmp_path):
+    out = tmp_path / "model"
+    cli("train", "--iterations", 5, "--estimator", "hybrid", "--sweep-blocks", 3, "--quiet", "--out", out)
+    lda = butterfly.LDA(max_iter=5, estimator="hybrid", sweep_blocks=3, progress=False).fit(DOCWORD, vocab=VOCAB)
+    assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
+    one = butterfly.LDA(max_iter=5, estimator="hybrid", progress=False).fit(DOCWORD, vocab=VOCAB)
+    assert not np.array_equal(one.components_, lda.components_)
+    with pytest.raises(ValueError, match="sweep_blocks must be 1 unless the estimator is collapsed or hybrid"):
+        butterfly.LDA(max_iter=1, estimator="mh", sweep_blocks=2, progress=False).fit(DOCWORD, vocab=VOCAB)
+
+
 def test_a_sparse_matrix_gives_the_model_of_the_file(ap, fitted):
     from_matrix = butterfly.LDA(max_iter=ITERATIONS, progress=False).fit(ap)
     assert np.array_equal(from_matrix.components_, fitted.components_)

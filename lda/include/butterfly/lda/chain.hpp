@@ -96,7 +96,19 @@ struct sampler_options {
   // move by Metropolis-Hastings (lda/hybrid.hpp). Part of the chain's definition; the trainer
   // keeps the default, so checkpoints do not store it.
   std::uint32_t long_document = hybrid_long_document;
+  // estimator::collapsed and hybrid: each sweep in this many blocks of documents, block b the
+  // corpus's documents [M b / B, M (b + 1) / B), the word counts and n_k counted again from z
+  // before each block after the first (one count and one build of the word tables each). So a
+  // block's documents see the topics that the blocks before it drew in this sweep, where with
+  // 1 every document sees every other's topics of the previous iteration. Documents within a
+  // block stay independent: the same bits on any thread count, rank count or device. Why: where
+  // a topic's counts are mostly a few documents' (few documents per topic, long documents), a
+  // sweep moves those documents together against counts none of them still has, and the chain
+  // settles higher (bench/RESULTS.md, nips17 at K = 1000).
+  std::uint32_t sweep_blocks = 1;
 };
+// The most blocks a sweep may be cut into (sampler_options::sweep_blocks).
+inline constexpr std::uint32_t max_sweep_blocks = 1024;
 
 // Runs shorter than this keep the last sweep's model: a chain that still moves is worse
 // averaged (held-out perplexity +0.5 % after 50 iterations, +2 % after 20 on wiki-lead at
