@@ -35,7 +35,8 @@ const butterfly::io::corpus& ap() {
 
 lda::documents ap_docs() { return {ap().doc_offsets, ap().words, ap().vocab_size()}; }
 
-lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0) {
+lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0,
+                    std::uint32_t sweep_blocks = 1) {
   lda::hyperparameters h;
   h.num_topics = K;
   h.alpha = 0.2;
@@ -45,6 +46,7 @@ lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0
   lda::sampler_options how{butterfly::algorithm::butterfly, configured_executor().default_width(),
                            e, 0, start_topics};
   how.long_document = 200;
+  how.sweep_blocks = sweep_blocks;
   return lda::chain(ap_docs(), h, 2026, how);
 }
 
@@ -102,9 +104,11 @@ void require_rows_of(lda::sampler& smp, const lda::chain& c) {
 
 // Three iterations on the configured backend and on the reference: the same state, counts and
 // log-likelihood partials, and nothing copied inside an iteration.
-void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0) {
-  const lda::chain c = ap_chain(e, K, start_topics);
+void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0,
+                               std::uint32_t sweep_blocks = 1) {
+  const lda::chain c = ap_chain(e, K, start_topics, sweep_blocks);
   INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics
+                    << ", sweep_blocks " << sweep_blocks
                     << ", width " << configured_executor().default_width() << ", "
                     << butterfly::backend_name());
   lda::sampler device(c), reference(c, reference_executor());
@@ -152,6 +156,9 @@ TEST_CASE("conformance: lda sampler: the configured backend's model equals the r
   // Documents that start with at most 4 topics (steps::initial_topics' copies).
   require_same_as_reference(lda::estimator::collapsed, 130, 4);
   require_same_as_reference(lda::estimator::mean, 24, 4);
+  // A sweep in 3 blocks, the counts and tables made again between them on the device (hybrid:
+  // its short documents by the exact draw, its long ones by MH, the lists made again too).
+  require_same_as_reference(lda::estimator::hybrid, 130, 0, 3);
 }
 
 TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "[lda][sampler]") {
