@@ -338,51 +338,45 @@ TEST_CASE(
 
 TEST_CASE(
     "lda: a chain refuses to pool sweeps where its model is not made from z, or more than "
-    "max_average",
+    "max_average, and sweep blocks where the estimator does not sweep collapsed's tables",
     "[lda][chain]") {
   const auto c = make_synthetic(3, 20, 10, 8, 0.5, 0.1, 1);
   lda::hyperparameters h;
   h.num_topics = 3;
   lda::sampler_options how;
-  how.iterations = 200;
-  how.average = 4;
-  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
-    how.estimator = e;
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
-                      Catch::Contains("sampler_options::average") && Catch::Contains("got 4"));
-  }
-  how.estimator = lda::estimator::collapsed;
-  how.burn_in = 3;
-  CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("without a burn-in"));
-  how.burn_in = 0;
-  how.average = lda::max_average + 1;
-  CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("at most 16"));
-  how.average = lda::max_average;
-  CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
-}
-
-TEST_CASE(
-    "lda: a chain refuses sweep blocks where the estimator does not sweep collapsed's tables, "
-    "none, or more than max_sweep_blocks",
-    "[lda][chain]") {
-  const auto c = make_synthetic(3, 20, 10, 8, 0.5, 0.1, 1);
-  lda::hyperparameters h;
-  h.num_topics = 3;
-  lda::sampler_options how;
-  how.sweep_blocks = 2;
-  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
-    how.estimator = e;
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
-                      Catch::Contains("sampler_options::sweep_blocks") && Catch::Contains("got 2"));
-  }
-  for (const auto e : {lda::estimator::collapsed, lda::estimator::hybrid}) {
-    how.estimator = e;
-    how.sweep_blocks = 0;
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("got 0"));
-    how.sweep_blocks = lda::max_sweep_blocks + 1;
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("from 1 to 1024"));
-    // More blocks than documents: the empty ones still count.
-    how.sweep_blocks = lda::max_sweep_blocks;
+  SECTION("average") {
+    how.iterations = 200;
+    how.average = 4;
+    for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
+      how.estimator = e;
+      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
+                        Catch::Contains("sampler_options::average") && Catch::Contains("got 4"));
+    }
+    how.estimator = lda::estimator::collapsed;
+    how.burn_in = 3;
+    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("without a burn-in"));
+    how.burn_in = 0;
+    how.average = lda::max_average + 1;
+    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("at most 16"));
+    how.average = lda::max_average;
     CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
+  }
+  SECTION("sweep blocks: none, more than max_sweep_blocks, or with mean, sample or mh") {
+    how.sweep_blocks = 2;
+    for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
+      how.estimator = e;
+      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
+                        Catch::Contains("sampler_options::sweep_blocks") && Catch::Contains("got 2"));
+    }
+    for (const auto e : {lda::estimator::collapsed, lda::estimator::hybrid}) {
+      how.estimator = e;
+      how.sweep_blocks = 0;
+      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("got 0"));
+      how.sweep_blocks = lda::max_sweep_blocks + 1;
+      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how), Catch::Contains("from 1 to 1024"));
+      // More blocks than documents: the empty ones still count.
+      how.sweep_blocks = lda::max_sweep_blocks;
+      CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
+    }
   }
 }
