@@ -207,8 +207,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                                  "applies to --estimator collapsed or hybrid, got --sweep-blocks " +
                                      std::to_string(r.sweep_blocks) + " with --estimator " +
                                      a.estimator);
-    if (r.average.value_or(1) > 1 &&
-        !lda::model_from_z(lda::parse_estimator(a.estimator), r.burn_in))
+    if (r.average.value_or(1) > 1 && !lda::model_from_z(e, r.burn_in))
       throw CLI::ValidationError(
           average->get_name(),
           "pools sweeps only with --estimator collapsed or hybrid and no --burn-in, "

@@ -25,7 +25,8 @@ class collapsed_unit : public mean_unit {
   // Iteration i's sweep s over the shard's documents, a batch of slots at a time, block by
   // block (sampler_options::sweep_blocks): before each block after the first, the counts of z
   // as the blocks before left it and the tables made from them. Every process counts (and
-  // combines) as often, whether the block holds any of its documents or not.
+  // combines) as often, whether the block holds any of its documents or not; those counts'
+  // seconds are the sweep's.
   template <class Documents>
   void sweep_documents(Documents s, std::uint32_t i) {
     const std::int64_t M = c_.docs().num_docs(), first = c_.part().first_doc,
