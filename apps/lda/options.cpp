@@ -202,7 +202,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   cmd.callback([&a, average, blocks] {
     const lda::training_options& r = a.run;
     const lda::estimator e = lda::parse_estimator(a.estimator);
-    if (r.sweep_blocks > 1 && e != lda::estimator::collapsed && e != lda::estimator::hybrid)
+    if (r.sweep_blocks > 1 && !lda::sweeps_word_tables(e))
       throw CLI::ValidationError(blocks->get_name(),
                                  "applies to --estimator collapsed or hybrid, got --sweep-blocks " +
                                      std::to_string(r.sweep_blocks) + " with --estimator " +

@@ -192,8 +192,7 @@ class training_run {
       d["burn_in"] = o.burn_in;
     d["start_topics"] = *o.start_topics;  // the one given, or the corpus's default
     d["average"] = *o.average;            // the one given, or the estimator's default
-    if (o.estimator == lda::estimator::collapsed || o.estimator == lda::estimator::hybrid)
-      d["sweep_blocks"] = o.sweep_blocks;
+    if (lda::sweeps_word_tables(o.estimator)) d["sweep_blocks"] = o.sweep_blocks;
     d["pooled_iterations"] =
         lda::pooled_sweeps(trainer_.markov_chain().options());  // besides the last
     d["topics"] = K;

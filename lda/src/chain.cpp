@@ -82,8 +82,12 @@ std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
   return num_docs >= 128 * K ? 1 : num_docs >= 16 * K ? 4 : 0;
 }
 
+bool sweeps_word_tables(estimator e) {
+  return e == estimator::collapsed || e == estimator::hybrid;
+}
+
 bool model_from_z(estimator e, std::uint32_t burn_in) {
-  return (e == estimator::collapsed || e == estimator::hybrid) && burn_in == 0;
+  return sweeps_word_tables(e) && burn_in == 0;
 }
 
 std::uint32_t default_average(estimator e, std::uint32_t burn_in) {
@@ -113,8 +117,7 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
         "without a burn-in, and at most " +
         std::to_string(max_average) + "; got " + std::to_string(how_.average));
   if (how_.sweep_blocks < 1 || how_.sweep_blocks > max_sweep_blocks ||
-      (how_.sweep_blocks > 1 && how_.estimator != estimator::collapsed &&
-       how_.estimator != estimator::hybrid))
+      (how_.sweep_blocks > 1 && !sweeps_word_tables(how_.estimator)))
     throw std::invalid_argument(
         "sampler_options::sweep_blocks must be 1 unless the estimator is collapsed or hybrid, "
         "and from 1 to " +

@@ -41,8 +41,7 @@ namespace {
 // Whether the iteration keeps the V x K n_wk: every estimator but collapsed and hybrid, whose
 // tables come from z in one process (word_buckets); with a count combiner, the combined counts.
 bool dense_word_counts(const chain& c) {
-  const estimator e = c.options().estimator;
-  return (e != estimator::collapsed && e != estimator::hybrid) || c.combiner();
+  return !sweeps_word_tables(c.options().estimator) || c.combiner();
 }
 
 }  // namespace

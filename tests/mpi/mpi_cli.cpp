@@ -106,7 +106,7 @@ TEST_CASE(
       {{"--estimator", "collapsed", "--burn-in", "2"},
        {"--estimator", "mh", "--burn-in", "2"},
        {"--estimator", "collapsed", "--burn-in", "2", "--sweep-blocks", "3"}}));
-  INFO(how[1] << (how.size() > 4 ? " --sweep-blocks 3" : ""));
+  CAPTURE(how);
   workspace w;
   auto one_run = ap_run("c1"), two_run = ap_run("c2");
   one_run.insert(one_run.end(), how.begin(), how.end());

@@ -124,6 +124,10 @@ inline constexpr std::uint32_t max_average = 16;
 // pooling_from, or a model not made from z).
 std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how);
 
+// Whether estimator e sweeps collapsed's compact word tables (collapsed, hybrid): the chains
+// that sampler_options::sweep_blocks applies to, and that keep no V x K n_wk in one process.
+bool sweeps_word_tables(estimator e);
+
 // Whether a chain's theta and phi are made from z where they are read (estimator::collapsed
 // or hybrid without a burn-in: its iterations read only z and the tables made from it), rather than
 // kept by the sampler (sampler::holds_model); only such a chain pools sweeps (average).
