@@ -62,7 +62,17 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       list_places_(lists ? word_list_places(c_) : std::vector<std::int64_t>(1, 0)),
       list_offsets_(executor(), list_places_.data(), list_places_.size()),
       lists_(executor(), size_of(list_places_.back())),
-      ranks_(executor(), lists ? word_bits_.size() : 0) {}
+      ranks_(executor(), lists ? word_bits_.size() : 0),
+      moved_end_(c_.part().num_tokens()) {}
+
+void collapsed_unit::moved(std::int64_t first, std::int64_t end) {
+  const std::vector<std::int64_t>& offsets = c_.index().doc_offsets;
+  const std::int64_t from = offsets[size_of(first)], to = offsets[size_of(end)];
+  if (from == to) return;
+  const bool none = moved_first_ == moved_end_;
+  moved_first_ = none ? from : std::min(moved_first_, from);
+  moved_end_ = none ? to : std::max(moved_end_, to);
+}
 
 void collapsed_unit::make_tables() {
   if (tables_valid_) return;
@@ -82,7 +92,12 @@ void collapsed_unit::make_tables() {
   buckets.list_offsets = list_offsets_.data();
   buckets.lists = lists_.size() != 0 ? lists_.data() : nullptr;
   buckets.ranks = ranks_.data();
-  run(buckets, c_.docs().vocab_size);
+  // The same tables either way; the moves read only the moved tokens' topics from z, where
+  // the build reads every token's at random.
+  if (buckets.counts == nullptr && 2 * (moved_end_ - moved_first_) < c_.part().num_tokens())
+    run(steps::word_bucket_moves{buckets, moved_first_, moved_end_}, c_.docs().vocab_size);
+  else run(buckets, c_.docs().vocab_size);
+  moved_first_ = moved_end_ = 0;
   run(steps::scale_sums{a_.scale.data(), a_.K, scale_sum_.data()}, 1);
   tables_valid_ = true;
 }

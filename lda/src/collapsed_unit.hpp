@@ -38,23 +38,29 @@ class collapsed_unit : public mean_unit {
         estimate(i);
         make_tables();
       }
-      const std::int64_t last = in_shard(M * (b + 1) / B);
-      for (s.first_doc = in_shard(M * b / B); s.first_doc < last; s.first_doc += slots_)
+      const std::int64_t begin = in_shard(M * b / B), last = in_shard(M * (b + 1) / B);
+      for (s.first_doc = begin; s.first_doc < last; s.first_doc += slots_)
         run(s, slots_ < last - s.first_doc ? slots_ : last - s.first_doc);
+      moved(begin, last);
     }
   }
-  void make_tables();  // word_buckets and scale_sums, when not those of the counts
+  // word_buckets (or where fewer than half the tokens have moved since, word_bucket_moves)
+  // and scale_sums, when not those of the counts.
+  void make_tables();
   // The words' lists (word_buckets' lists) and where each goes, where asked for.
   const std::int64_t* list_offsets() const { return list_offsets_.data(); }
   const std::int32_t* lists() const { return lists_.data(); }
   const std::uint16_t* ranks() const { return ranks_.data(); }
 
  private:
-  double count_counts(std::uint32_t) override {
+  double count_counts(std::uint32_t i) override {
     const double combine_seconds = count(a_.holds);
+    if (!sweeps(i)) moved(0, c_.part().num_docs());  // the start, or a draw of every z
     tables_valid_ = false;
     return combine_seconds;
   }
+  // The tokens of the shard's documents [first, end) have moved since the tables were made.
+  void moved(std::int64_t first, std::int64_t end);
   void posterior_means() override;
   std::int64_t* totals() override { return totals_.data(); }
   // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
@@ -87,6 +93,9 @@ class collapsed_unit : public mean_unit {
   state_array<std::int32_t> lists_;
   state_array<std::uint16_t> ranks_;
   bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
+  // The shard's tokens whose topics may have moved since word_buckets gathered them: a range
+  // that holds them all (every token, until the first build).
+  std::int64_t moved_first_ = 0, moved_end_;
 };
 
 }  // namespace butterfly::lda

@@ -3,8 +3,9 @@
 // topic order, the lists word_topics makes from the counts (MPI); token_partials gives the
 // n_k that column_partials sums from the V x K counts; word_buckets from z (estimator::collapsed
 // in one process) makes the entries it makes from the counts (MPI), and phi from them
-// (posterior_mean_words) is posterior_mean_entries' phi. The expected values are computed here
-// from z by sorting and counting, not by the steps.
+// (posterior_mean_words) is posterior_mean_entries' phi; word_bucket_moves, after a block of
+// tokens has moved, makes word_buckets' tables of the new z. The expected values are computed
+// here from z by sorting and counting, not by the steps, and the two builds are held side by side.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -37,6 +38,78 @@ word_tokens make(const std::vector<std::int64_t>& lengths, int K, std::uint32_t 
   c.z.resize(static_cast<std::size_t>(N));
   for (auto& k : c.z) k = topic(gen);
   return c;
+}
+
+// n_wk (V x K) of z, counted here.
+std::vector<std::int32_t> dense_counts(const word_tokens& c, std::int64_t V, int K) {
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(V * K));
+  for (std::int64_t w = 0; w < V; ++w)
+    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
+      ++counts[static_cast<std::size_t>(w * K + c.z[static_cast<std::size_t>(c.tokens[i])])];
+  return counts;
+}
+
+// word_buckets' outputs for V words of K topics in the given places, every element set to a
+// value no step writes.
+struct tables {
+  tables(std::int64_t V, int K, std::size_t places, std::size_t tokens)
+      : bits(static_cast<std::size_t>(V * steps::set_words(K)), ~std::uint64_t{0}),
+        topics(places, -1),
+        topic_counts(places, -1),
+        sums(places, -1.0),
+        gathered(tokens, -1),
+        lists(tokens, -1),
+        ranks(bits.size(), 0xffff) {}
+  std::vector<std::uint64_t> bits;
+  std::vector<std::int32_t> topics, topic_counts;
+  std::vector<double> sums;
+  std::vector<std::int32_t> gathered, lists;
+  std::vector<std::uint16_t> ranks;
+  // word_buckets writing here (without lists, and without the source of its topics).
+  steps::word_buckets step(const std::vector<std::int64_t>& entries,
+                           const std::vector<double>& scale, int K) {
+    steps::word_buckets s{};
+    s.scale = scale.data();
+    s.entries = entries.data();
+    s.K = K;
+    s.bits = bits.data();
+    s.topics = topics.data();
+    s.topic_counts = topic_counts.data();
+    s.sums = sums.data();
+    s.gathered = gathered.data();
+    s.ranks = ranks.data();
+    return s;
+  }
+};
+
+// Each word's set and entries are its topics of non-zero count, in topic order, with the
+// counts and their running sums of n_wk s_k, in its places; the word's tokens' topics gathered.
+void require_entries(const word_tokens& c, const std::vector<std::int32_t>& counts, int K,
+                     const std::vector<std::int64_t>& entries, const std::vector<double>& scale,
+                     const tables& t) {
+  const int J = steps::set_words(K);
+  for (std::size_t w = 0; w + 1 < entries.size(); ++w) {
+    INFO("K = " << K << ", word " << w << " with " << c.offsets[w + 1] - c.offsets[w] << " tokens");
+    std::int64_t e = entries[w];
+    double sum = 0.0;
+    for (int k = 0; k < K; ++k) {
+      const std::int32_t n = counts[w * static_cast<std::size_t>(K) + static_cast<std::size_t>(k)];
+      const bool in_set =
+          (t.bits[w * static_cast<std::size_t>(J) + static_cast<std::size_t>(k / 64)] >> (k % 64)) &
+          1;
+      REQUIRE(in_set == (n > 0));
+      if (n == 0) continue;
+      sum += n * scale[static_cast<std::size_t>(k)];
+      REQUIRE(t.topics[static_cast<std::size_t>(e)] == k);
+      REQUIRE(t.topic_counts[static_cast<std::size_t>(e)] == n);
+      REQUIRE(std::fabs(t.sums[static_cast<std::size_t>(e)] - sum) <= 1e-12 * sum);
+      ++e;
+    }
+    REQUIRE(e <= entries[w + 1]);
+    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
+      REQUIRE(t.gathered[static_cast<std::size_t>(i)] ==
+              c.z[static_cast<std::size_t>(c.tokens[static_cast<std::size_t>(i)])]);
+  }
 }
 
 }  // namespace
@@ -128,72 +201,26 @@ TEST_CASE(
   lengths.push_back(0);
   const word_tokens c = make(lengths, K, 11 + static_cast<std::uint32_t>(K));
   const auto V = static_cast<std::int64_t>(lengths.size());
-  const int J = steps::set_words(K);
-  std::vector<std::int32_t> counts(static_cast<std::size_t>(V * K));
-  for (std::int64_t w = 0; w < V; ++w)
-    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
-      ++counts[static_cast<std::size_t>(w * K + c.z[static_cast<std::size_t>(c.tokens[i])])];
+  const std::vector<std::int32_t> counts = dense_counts(c, V, K);
   std::vector<double> scale(static_cast<std::size_t>(K));
   for (int k = 0; k < K; ++k) scale[static_cast<std::size_t>(k)] = 1.0 / (3.0 + k);
   std::vector<std::int64_t> entries{0};
   for (const std::int64_t n : lengths)
     entries.push_back(entries.back() + std::min<std::int64_t>(n, K));
   const auto places = static_cast<std::size_t>(entries.back());
-  struct tables {
-    std::vector<std::uint64_t> bits;
-    std::vector<std::int32_t> topics, topic_counts;
-    std::vector<double> sums;
-  };
-  auto fresh = [&] {
-    return tables{std::vector<std::uint64_t>(static_cast<std::size_t>(V * J), ~std::uint64_t{0}),
-                  std::vector<std::int32_t>(places, -1), std::vector<std::int32_t>(places, -1),
-                  std::vector<double>(places, -1.0)};
-  };
-  tables dense = fresh(), from_z = fresh();
-  std::vector<std::int32_t> gathered(c.z.size(), -1);
+  tables dense(V, K, places, c.z.size()), from_z(V, K, places, c.z.size());
   // The two ways differ in where the topics come from: n_wk's rows, or z's tokens by word.
-  const auto buckets = [&](tables& out) {
-    steps::word_buckets s{};
-    s.scale = scale.data();
-    s.entries = entries.data();
-    s.K = K;
-    s.bits = out.bits.data();
-    s.topics = out.topics.data();
-    s.topic_counts = out.topic_counts.data();
-    s.sums = out.sums.data();
-    return s;
-  };
-  steps::word_buckets of_counts = buckets(dense);
+  steps::word_buckets of_counts = dense.step(entries, scale, K);
   of_counts.counts = counts.data();
-  steps::word_buckets of_z = buckets(from_z);
+  steps::word_buckets of_z = from_z.step(entries, scale, K);
   of_z.token_offsets = c.offsets.data();
   of_z.tokens = c.tokens.data();
   of_z.z = c.z.data();
-  of_z.gathered = gathered.data();
   for (std::int64_t w = 0; w < V; ++w) {
     of_counts(w);
     of_z(w);
   }
-  for (std::int64_t w = 0; w < V; ++w) {
-    INFO("K = " << K << ", word " << w << " with " << lengths[static_cast<std::size_t>(w)]
-                << " tokens");
-    std::int64_t e = entries[w];
-    double sum = 0.0;
-    for (int k = 0; k < K; ++k) {
-      const std::int32_t n = counts[static_cast<std::size_t>(w * K + k)];
-      const bool in_set = (from_z.bits[static_cast<std::size_t>(w * J + k / 64)] >> (k % 64)) & 1;
-      REQUIRE(in_set == (n > 0));
-      if (n == 0) continue;
-      sum += n * scale[static_cast<std::size_t>(k)];
-      REQUIRE(from_z.topics[static_cast<std::size_t>(e)] == k);
-      REQUIRE(from_z.topic_counts[static_cast<std::size_t>(e)] == n);
-      REQUIRE(std::fabs(from_z.sums[static_cast<std::size_t>(e)] - sum) <= 1e-12 * sum);
-      ++e;
-    }
-    REQUIRE(e <= entries[w + 1]);
-    for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
-      REQUIRE(gathered[static_cast<std::size_t>(i)] == c.z[static_cast<std::size_t>(c.tokens[i])]);
-  }
+  require_entries(c, counts, K, entries, scale, from_z);
   // Both ways the same bits, the places past a word's entries untouched alike.
   REQUIRE(from_z.bits == dense.bits);
   REQUIRE(from_z.topics == dense.topics);
@@ -213,4 +240,75 @@ TEST_CASE(
                                             phi_entries.data()};
   for (std::int64_t w = 0; w < V; ++w) by_word(w);
   REQUIRE(phi_entries == phi_counts);
+}
+
+TEST_CASE(
+    "lda counts: word_bucket_moves after a block's tokens have moved makes the tables "
+    "word_buckets makes from z, with and without the words' lists",
+    "[lda][counts]") {
+  const int K = GENERATE(1, 64, 130);
+  const bool lists = GENERATE(false, true);
+  const int block = GENERATE(0, 1, 2);  // the moved tokens: none, the middle third, all but one
+  INFO("K = " << K << (lists ? ", lists" : "") << ", block " << block);
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n = 0; n <= 40; ++n) lengths.push_back(n);
+  lengths.push_back(900);
+  lengths.push_back(0);
+  word_tokens c = make(lengths, K, 5 + static_cast<std::uint32_t>(K));
+  const auto V = static_cast<std::int64_t>(lengths.size());
+  const auto N = static_cast<std::int64_t>(c.z.size());
+  for (std::int64_t w = 0; w < V; ++w)  // each word's tokens in token order, as lda::chain has them
+    std::sort(c.tokens.begin() + c.offsets[w], c.tokens.begin() + c.offsets[w + 1]);
+  const std::int64_t first = block == 0 ? N / 2 : block == 1 ? N / 3 : 1;
+  const std::int64_t end = block == 0 ? N / 2 : block == 1 ? 2 * N / 3 : N;
+  std::vector<std::int64_t> entries{0};
+  for (const std::int64_t n : lengths)
+    entries.push_back(entries.back() + std::min<std::int64_t>(n, K));
+  const auto places = static_cast<std::size_t>(entries.back());
+  std::vector<double> before(static_cast<std::size_t>(K)), after(before);
+  for (int k = 0; k < K; ++k) {
+    before[static_cast<std::size_t>(k)] = 1.0 / (3.0 + k);
+    after[static_cast<std::size_t>(k)] = 1.0 / (2.0 + 1.5 * k);
+  }
+  const auto from_z = [&](tables& t, const std::vector<double>& scale) {
+    steps::word_buckets s = t.step(entries, scale, K);
+    s.token_offsets = c.offsets.data();
+    s.tokens = c.tokens.data();
+    s.z = c.z.data();
+    s.list_offsets = c.offsets.data();
+    s.lists = lists ? t.lists.data() : nullptr;
+    return s;
+  };
+  tables moved(V, K, places, c.z.size()), fresh(V, K, places, c.z.size());
+  const steps::word_buckets made = from_z(moved, before);
+  for (std::int64_t w = 0; w < V; ++w) made(w);
+  // The block's tokens move to a topic drawn at random with probability 3/4: the short words
+  // lose topics and gain others in one step, more than their places hold at once.
+  std::mt19937 gen(3);
+  std::uniform_int_distribution<std::int32_t> topic(0, K - 1);
+  std::bernoulli_distribution moves(0.75);
+  for (std::int64_t t = first; t < end; ++t)
+    if (moves(gen)) c.z[static_cast<std::size_t>(t)] = topic(gen);
+  const steps::word_bucket_moves update{from_z(moved, after), first, end};
+  const steps::word_buckets remade = from_z(fresh, after);
+  for (std::int64_t w = 0; w < V; ++w) {
+    update(w);
+    remade(w);
+  }
+  require_entries(c, dense_counts(c, V, K), K, entries, after, moved);
+  REQUIRE(moved.bits == fresh.bits);
+  for (std::int64_t w = 0; w < V; ++w) {
+    INFO("word " << w);
+    std::int64_t n = 0;
+    for (int j = 0; j < steps::set_words(K); ++j)
+      n += steps::set_bits(fresh.bits[static_cast<std::size_t>(w * steps::set_words(K) + j)]);
+    const auto at = static_cast<std::size_t>(entries[w]), to = at + static_cast<std::size_t>(n);
+    const auto part = [&](const auto& v) { return std::vector(v.begin() + at, v.begin() + to); };
+    REQUIRE(part(moved.topics) == part(fresh.topics));
+    REQUIRE(part(moved.topic_counts) == part(fresh.topic_counts));
+    REQUIRE(part(moved.sums) == part(fresh.sums));  // the same bits
+  }
+  REQUIRE(moved.gathered == fresh.gathered);
+  REQUIRE(moved.lists == fresh.lists);
+  if (lists) REQUIRE(moved.ranks == fresh.ranks);
 }

@@ -102,23 +102,129 @@ struct word_buckets {
       }
     // With lists, the ranks first: they find each token's entry in O(1), not O(K / 64).
     std::uint16_t* const rank = lists ? ranks + w * set_words(K) : nullptr;
+    write_ranks(set, rank);
+    for (std::int64_t i = first; i < last; ++i) ++topic_counts[entry(set, rank, at, gathered[i])];
+    write_sums(at, end);
+    write_list(w, at, end);
+  }
+
+  // Where topic k's entry is in the word's entries from `at`, by its rank in the word's set:
+  // O(1) with the word's ranks, else O(K / 64).
+  BUTTERFLY_FN std::int64_t entry(const std::uint64_t* set, const std::uint16_t* rank,
+                                  std::int64_t at, int k) const {
+    std::int64_t e = at + set_bits(set[k / 64] & below(k % 64));
+    if (rank) return e + rank[k / 64];
+    for (int j = 0; j < k / 64; ++j) e += set_bits(set[j]);
+    return e;
+  }
+  // The topics in the set's words before each (null rank: none kept).
+  BUTTERFLY_FN void write_ranks(const std::uint64_t* set, std::uint16_t* rank) const {
     for (int j = 0, r = 0; rank && j < set_words(K); r += set_bits(set[j++]))
       rank[j] = static_cast<std::uint16_t>(r);
-    for (std::int64_t i = first; i < last; ++i) {
-      const std::int32_t k = gathered[i];
-      std::int64_t e = at + set_bits(set[k / 64] & below(k % 64));
-      if (rank) e += rank[k / 64];
-      else
-        for (int j = 0; j < k / 64; ++j) e += set_bits(set[j]);
-      ++topic_counts[e];
-    }
+  }
+  BUTTERFLY_FN void write_sums(std::int64_t at, std::int64_t end) const {
     double sum = 0.0;
     for (std::int64_t e = at; e < end; ++e)
       sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
+  }
+  BUTTERFLY_FN void write_list(std::int64_t w, std::int64_t at, std::int64_t end) const {
     if (lists == nullptr) return;
     std::int32_t* list = lists + list_offsets[w];
     for (std::int64_t e = at; e < end; ++e)
       for (std::int32_t c = 0; c < topic_counts[e]; ++c) *list++ = topics[e];
+  }
+};
+
+// Element w: word w's tables as word_buckets makes them from z (counts null), made again
+// after only the tokens [first_token, end_token) have moved since they were made, as a block
+// of a sweep leaves them (sampler_options::sweep_blocks), and with the scale of the counts
+// now: the same set, entries, sums, ranks and lists, in O(the word's tokens in the range +
+// K / 64 per moved one + its entries), reading z only for those tokens, where word_buckets
+// reads it for every token of the word at random. gathered holds each token's topic as the
+// tables count it; the moved tokens' are brought up to date here.
+struct word_bucket_moves {
+  word_buckets tables;
+  std::int64_t first_token, end_token;
+  static constexpr std::int64_t grain = word_buckets::grain;
+  BUTTERFLY_FN void operator()(std::int64_t w) const {
+    const word_buckets& t = tables;
+    std::uint64_t* set = t.bits + w * set_words(t.K);
+    std::uint16_t* const rank = t.lists ? t.ranks + w * set_words(t.K) : nullptr;
+    const std::int64_t at = t.entries[w];
+    std::int64_t end = at;
+    for (int j = 0; j < set_words(t.K); ++j) end += set_bits(set[j]);
+    // The word's tokens in the range: a run of its list, which is in token order.
+    const std::int64_t last = t.token_offsets[w + 1];
+    const std::int64_t lo = first_from(t.token_offsets[w], last, first_token);
+    const std::int64_t hi = first_from(lo, last, end_token);
+    // Each moved token's count out of its old topic's entry and into its new one's; a topic
+    // new to the word is marked in gathered (-1 - k) until its entry is made.
+    bool moved = false, grew = false;
+    for (std::int64_t i = lo; i < hi; ++i) {
+      const std::int32_t o = t.gathered[i], k = t.z[t.tokens[i]];
+      if (k == o) continue;
+      moved = true;
+      --t.topic_counts[t.entry(set, rank, at, o)];
+      if ((set[k / 64] >> (k % 64) & 1) == 0) {
+        grew = true;
+        t.gathered[i] = -1 - k;
+        continue;
+      }
+      ++t.topic_counts[t.entry(set, rank, at, k)];
+      t.gathered[i] = k;
+    }
+    if (!moved) return t.write_sums(at, end);  // only the scale has changed
+    // The entries left at zero out of the set first, so that the new topics' fit in the
+    // word's min(n_w, K) places.
+    std::int64_t kept = at;
+    for (std::int64_t e = at; e < end; ++e) {
+      const std::int32_t k = t.topics[e];
+      if (t.topic_counts[e] == 0) {
+        set[k / 64] &= ~(std::uint64_t{1} << (k % 64));
+        continue;
+      }
+      t.topics[kept] = k;
+      t.topic_counts[kept++] = t.topic_counts[e];
+    }
+    end = kept;
+    if (grew) {
+      for (std::int64_t i = lo; i < hi; ++i)
+        if (t.gathered[i] < 0) {
+          const std::int32_t k = -1 - t.gathered[i];
+          set[k / 64] |= std::uint64_t{1} << (k % 64);
+        }
+      // The kept entries up to their places in the grown set, from the last; the new at zero.
+      std::int64_t from = end - 1;
+      end = at;
+      for (int j = 0; j < set_words(t.K); ++j) end += set_bits(set[j]);
+      std::int64_t e = end;
+      for (int j = set_words(t.K) - 1; j >= 0; --j)
+        for (std::uint64_t b = set[j]; b != 0;) {
+          const int bit = detail::highest_set_bit(b);
+          b &= ~(std::uint64_t{1} << bit);
+          const std::int32_t k = 64 * j + bit;
+          const bool old = from >= at && t.topics[from] == k;
+          t.topic_counts[--e] = old ? t.topic_counts[from--] : 0;
+          t.topics[e] = k;
+        }
+    }
+    t.write_ranks(set, rank);
+    for (std::int64_t i = lo; grew && i < hi; ++i)
+      if (t.gathered[i] < 0) {
+        t.gathered[i] = -1 - t.gathered[i];
+        ++t.topic_counts[t.entry(set, rank, at, t.gathered[i])];
+      }
+    t.write_sums(at, end);
+    t.write_list(w, at, end);
+  }
+  // The first place in tokens [lo, hi) holding a token >= token (hi if none).
+  BUTTERFLY_FN std::int64_t first_from(std::int64_t lo, std::int64_t hi, std::int64_t token) const {
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (tables.tokens[mid] < token) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 };
 

@@ -20,9 +20,10 @@
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
 //   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then n_mk and the
-//            mean's n_k (scale, totals), word_buckets (from z; from n_wk with MPI) and
-//            scale_sums; theta as in mean and phi by posterior_mean_words (posterior_mean_entries
-//            with MPI), when asked for
+//            mean's n_k (scale, totals), word_buckets (from z; from n_wk with MPI; between
+//            the blocks of a sweep word_bucket_moves, from the block's tokens) and
+//            scale_sums; theta as in mean and phi by posterior_mean_words
+//            (posterior_mean_entries with MPI), when asked for
 //   mh:      as collapsed, with the words' lists (topic_counts' listed, or with MPI
 //            word_topics) and mh_documents (lda/metropolis.hpp) in word_buckets' and
 //            collapsed_documents' places
@@ -50,10 +51,10 @@ class any
                           column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
                           posterior_mean_entries, posterior_mean_words, gamma_entries,
                           dirichlet_rows, column_partials<double, double>, sum_scale,
-                          dirichlet_columns, likelihood_blocks, word_gaps, word_buckets, scale_sums,
-                          collapsed_documents, word_topics, mh_documents, hybrid_documents,
-                          zero_entries<std::int32_t>, zero_entries<std::int64_t>,
-                          token_topic_counts, token_partial_counts> {
+                          dirichlet_columns, likelihood_blocks, word_gaps, word_buckets,
+                          word_bucket_moves, scale_sums, collapsed_documents, word_topics,
+                          mh_documents, hybrid_documents, zero_entries<std::int32_t>,
+                          zero_entries<std::int64_t>, token_topic_counts, token_partial_counts> {
  public:
   using variant::variant;
 };
