@@ -18,8 +18,9 @@
 // Group lda_options (butterfly, K = 240): the trainer's --width x --estimator choices, the
 // numbers behind its defaults.
 // Group estimators (butterfly at the native width, K = 240 and 1000): every estimator
-// (lda::estimator) with the trainer's start topics (default_start_topics) and no burn-in, as
-// `butterfly-lda train --estimator E` runs it; bench/gpu/run.sh measures it on the GPU.
+// (lda::estimator) with the trainer's start topics and sweep blocks (default_start_topics,
+// default_sweep_blocks) and no burn-in, as `butterfly-lda train --estimator E` runs it;
+// bench/gpu/run.sh measures it on the GPU.
 // The state is set up once per (options, K), outside the timing: the initial state and
 // then warmup iterations, so theta and phi are concentrated as in training, not uniform.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (as butterfly-bench-draw does) and
@@ -160,6 +161,7 @@ int main(int argc, char** argv) {
                                    lda::estimator::collapsed, lda::estimator::mh}) {
       lda::sampler_options how{algorithm::butterfly, 0, e};
       how.start_topics = lda::default_start_topics(wiki().M(), K);
+      how.sweep_blocks = lda::default_sweep_blocks(e, wiki().M(), K);
       const std::string n =
           "estimators/" + std::string(lda::estimator_name(e)) + "/K:" + std::to_string(K);
       benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K,

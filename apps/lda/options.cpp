@@ -152,13 +152,13 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   CLI::Option* blocks =
       cmd.add_option("--sweep-blocks", a.run.sweep_blocks,
                      "with --estimator collapsed or hybrid: each sweep in B blocks of documents, "
-                     "the word counts counted again from the topics drawn so far before each "
-                     "block after the first (each costs about a tenth of a sweep). For few "
-                     "documents per topic and long documents, where the counts held for a whole "
-                     "sweep make the chain settle higher; 1 = held for the whole sweep")
+                     "the word counts brought up to date with the topics drawn so far before "
+                     "each block after the first (each adds 1-7 % of a sweep's time). For few "
+                     "documents per topic, where counts held for a whole sweep make the chain "
+                     "settle higher; 1 = held for the whole sweep (default: 16 where there are "
+                     "fewer than 4 training documents per topic, else 1)")
           ->type_name("B")
-          ->check(CLI::Range(1u, lda::max_sweep_blocks))
-          ->capture_default_str();
+          ->check(CLI::Range(1u, lda::max_sweep_blocks));
   cmd.add_option("--eval-every", a.run.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = "
                  "at the last only")
@@ -202,10 +202,10 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   cmd.callback([&a, average, blocks] {
     const lda::training_options& r = a.run;
     const lda::estimator e = lda::parse_estimator(a.estimator);
-    if (r.sweep_blocks > 1 && !lda::sweeps_word_tables(e))
+    if (r.sweep_blocks.value_or(1) > 1 && !lda::sweeps_word_tables(e))
       throw CLI::ValidationError(blocks->get_name(),
                                  "applies to --estimator collapsed or hybrid, got --sweep-blocks " +
-                                     std::to_string(r.sweep_blocks) + " with --estimator " +
+                                     std::to_string(*r.sweep_blocks) + " with --estimator " +
                                      a.estimator);
     if (r.average.value_or(1) > 1 && !lda::model_from_z(e, r.burn_in))
       throw CLI::ValidationError(

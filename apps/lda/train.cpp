@@ -192,7 +192,8 @@ class training_run {
       d["burn_in"] = o.burn_in;
     d["start_topics"] = *o.start_topics;  // the one given, or the corpus's default
     d["average"] = *o.average;            // the one given, or the estimator's default
-    if (lda::sweeps_word_tables(o.estimator)) d["sweep_blocks"] = o.sweep_blocks;
+    if (lda::sweeps_word_tables(o.estimator))
+      d["sweep_blocks"] = *o.sweep_blocks;  // the one given, or the corpus's default
     d["pooled_iterations"] =
         lda::pooled_sweeps(trainer_.markov_chain().options());  // besides the last
     d["topics"] = K;

@@ -82,9 +82,11 @@ std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
   return num_docs >= 128 * K ? 1 : num_docs >= 16 * K ? 4 : 0;
 }
 
-bool sweeps_word_tables(estimator e) {
-  return e == estimator::collapsed || e == estimator::hybrid;
+std::uint32_t default_sweep_blocks(estimator e, std::int64_t num_docs, int num_topics) {
+  return sweeps_word_tables(e) && num_docs < 4 * std::int64_t{num_topics} ? 16 : 1;
 }
+
+bool sweeps_word_tables(estimator e) { return e == estimator::collapsed || e == estimator::hybrid; }
 
 bool model_from_z(estimator e, std::uint32_t burn_in) {
   return sweeps_word_tables(e) && burn_in == 0;

@@ -126,7 +126,7 @@ void encode(encoder& e, const training_options& o) {
   e.pod(o.burn_in);
   e.maybe(o.start_topics);
   e.maybe(o.average);
-  e.pod(o.sweep_blocks);
+  e.pod(o.sweep_blocks.value_or(1));
   e.pod(o.holdout);
   e.pod(o.eval_every);
   e.pod(static_cast<std::int32_t>(o.fold_in_sweeps));

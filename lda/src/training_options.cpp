@@ -35,6 +35,8 @@ class differences {
 training_options resolved(training_options o, std::int64_t training_docs) {
   if (!o.start_topics) o.start_topics = default_start_topics(training_docs, o.hyper.num_topics);
   if (!o.average) o.average = default_average(o.estimator, o.burn_in);
+  if (!o.sweep_blocks)
+    o.sweep_blocks = default_sweep_blocks(o.estimator, training_docs, o.hyper.num_topics);
   if (o.width == 0) o.width = default_width();
   return o;
 }
@@ -47,7 +49,7 @@ sampler_options sampler_options_of(const training_options& o) {
   s.burn_in = o.burn_in;
   s.start_topics = o.start_topics.value_or(0);
   s.average = o.average.value_or(1);
-  s.sweep_blocks = o.sweep_blocks;
+  s.sweep_blocks = o.sweep_blocks.value_or(1);
   s.iterations = o.iterations;
   return s;
 }
@@ -65,7 +67,7 @@ std::string mismatch(const training_options& stored, const training_options& giv
       .check("burn-in", stored.burn_in, given.burn_in)
       .check("start topics", stored.start_topics.value_or(0), given.start_topics.value_or(0))
       .check("average", stored.average.value_or(1), given.average.value_or(1))
-      .check("sweep blocks", stored.sweep_blocks, given.sweep_blocks)
+      .check("sweep blocks", stored.sweep_blocks.value_or(1), given.sweep_blocks.value_or(1))
       .check("holdout", stored.holdout, given.holdout);
   // The held-out perplexities of the history were scored with the stored sweeps.
   if (stored.holdout > 0) d.check("fold-in sweeps", stored.fold_in_sweeps, given.fold_in_sweeps);

@@ -9,6 +9,7 @@
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/gamma.hpp"
 #include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/training_options.hpp"
 #include "synthetic.hpp"
 
 using namespace butterfly;
@@ -170,6 +171,21 @@ TEST_CASE("lda: start_topics S: a document's first S tokens keep uniform topics,
   CHECK(lda::default_start_topics(16 * 240, 240) == 4);
   CHECK(lda::default_start_topics(16 * 240 - 1, 240) == 0);
   CHECK(lda::default_start_topics(0, 1) == 0);
+}
+
+TEST_CASE("lda: the trainer's sweep blocks: 16 below 4 documents per topic where they apply",
+          "[lda][chain]") {
+  CHECK(lda::default_sweep_blocks(lda::estimator::collapsed, 4 * 240 - 1, 240) == 16);
+  CHECK(lda::default_sweep_blocks(lda::estimator::hybrid, 0, 240) == 16);
+  CHECK(lda::default_sweep_blocks(lda::estimator::collapsed, 4 * 240, 240) == 1);
+  for (const lda::estimator e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh})
+    CHECK(lda::default_sweep_blocks(e, 1, 240) == 1);
+  lda::training_options o;
+  o.hyper.num_topics = 240;
+  CHECK(lda::resolved(o, 4 * 240 - 1).sweep_blocks == 16u);
+  CHECK(lda::resolved(o, 4 * 240).sweep_blocks == 1u);
+  o.sweep_blocks = 3;  // given: kept
+  CHECK(lda::resolved(o, 1).sweep_blocks == 3u);
 }
 
 TEST_CASE("lda: empty documents and unused words are handled", "[lda][chain]") {
@@ -365,8 +381,9 @@ TEST_CASE(
     how.sweep_blocks = 2;
     for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
       how.estimator = e;
-      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
-                        Catch::Contains("sampler_options::sweep_blocks") && Catch::Contains("got 2"));
+      CHECK_THROWS_WITH(
+          lda::chain(c.docs.view(), h, 1, how),
+          Catch::Contains("sampler_options::sweep_blocks") && Catch::Contains("got 2"));
     }
     for (const auto e : {lda::estimator::collapsed, lda::estimator::hybrid}) {
       how.estimator = e;

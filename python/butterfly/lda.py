@@ -76,10 +76,11 @@ class LDA:
                         over the last eighth of the run (None = the CLI's default: 4 for
                         collapsed, else 1; 1 = the last iteration's alone)
       sweep_blocks      with estimator="collapsed" or "hybrid": each sweep in this many blocks
-                        of documents, the word counts counted again before each block after the
-                        first (--sweep-blocks; 1 = held for the whole sweep). For few documents
-                        per topic and long documents, where held counts make the chain settle
-                        higher; each block costs about a tenth of a sweep
+                        of documents, the word counts brought up to date before each block after
+                        the first (--sweep-blocks; 1 = held for the whole sweep). For few
+                        documents per topic, where held counts make the chain settle higher;
+                        each block adds 1-7 % of a sweep's time (None = the CLI's default: 16
+                        for these estimators below 4 training documents per topic, else 1)
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
       checkpoint        path: fit resumes from it when it exists (a checkpoint butterfly-lda train
@@ -100,7 +101,7 @@ class LDA:
                  topic_word_prior=_DEFAULTS["topic_word_prior"], max_iter=_DEFAULTS["max_iter"],
                  random_state=_DEFAULTS["random_state"], algorithm=_DEFAULTS["algorithm"],
                  estimator=_DEFAULTS["estimator"], width=_DEFAULTS["width"], start_topics=None, average=None,
-                 sweep_blocks=1, threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
+                 sweep_blocks=None, threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
                  progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
@@ -186,7 +187,8 @@ class LDA:
             int(self.n_components), float(self.doc_topic_prior), float(self.topic_word_prior), self._seed(),
             str(self.algorithm), str(self.estimator), int(self.width),
             None if self.start_topics is None else int(self.start_topics), max_iter,
-            None if self.average is None else int(self.average), int(self.sweep_blocks),
+            None if self.average is None else int(self.average),
+            None if self.sweep_blocks is None else int(self.sweep_blocks),
             int(self.checkpoint_every), int(self.fold_in_sweeps))
         checkpoint = "" if self.checkpoint is None else os.fspath(self.checkpoint)
         trainer = _butterfly._Trainer(offsets, words, V, vocabulary or [], source, options, checkpoint,

@@ -375,6 +375,26 @@ TEST_CASE(
   else CHECK(!model.contains("sweep_blocks"));
 }
 
+// The default sweep blocks follow the training documents per topic (lda::default_sweep_blocks):
+// about 108 for 40 topics, 2.7 per topic, sweep in 16 blocks, the run an explicit
+// --sweep-blocks 16 makes and not --sweep-blocks 1's.
+TEST_CASE("cli: below 4 training documents per topic the default sweeps in 16 blocks", "[cli]") {
+  workspace ws;
+  const auto with = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> a = small_run(ws, out, std::move(extra));
+    *(std::find(a.begin(), a.end(), "--topics") + 1) = "40";
+    return a;
+  };
+  REQUIRE(run(ws.dir, with("default", {})).exit_code == 0);
+  REQUIRE(run(ws.dir, with("sixteen", {"--sweep-blocks", "16"})).exit_code == 0);
+  REQUIRE(run(ws.dir, with("one", {"--sweep-blocks", "1"})).exit_code == 0);
+  check_same_outputs(ws.path("sixteen"), ws.path("default"));
+  CHECK(slurp(ws.path("one/phi.npy")) != slurp(ws.path("default/phi.npy")));
+  const auto model = nlohmann::json::parse(slurp(ws.path("default/model.json")));
+  CHECK(model.at("topics") == 40);
+  CHECK(model.at("sweep_blocks") == 16);
+}
+
 // The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords
 // and --min-df, and an LDA-C corpus with a vocabulary. The vocabulary the model keeps is worked
 // out here by hand from the documented tokenization (runs of ASCII letters, lowercased; stop

@@ -98,7 +98,8 @@ struct sampler_options {
   std::uint32_t long_document = hybrid_long_document;
   // estimator::collapsed and hybrid: each sweep in this many blocks of documents, block b the
   // corpus's documents [M b / B, M (b + 1) / B), the word counts and n_k counted again from z
-  // before each block after the first (one count and one build of the word tables each). So a
+  // before each block after the first (n_k counted, the word tables brought up to date from the
+  // last block's tokens: 1-7 % of a sweep each; with a count combiner every count). So a
   // block's documents see the topics that the blocks before it drew in this sweep, where with
   // 1 every document sees every other's topics of the previous iteration. Documents within a
   // block stay independent: the same bits on any thread count, rank count or device. Why: where
@@ -149,6 +150,16 @@ std::uint32_t default_average(estimator e, std::uint32_t burn_in);
 // = 240 (238) no worse than another seed. S = 2 is not used: on wiki-lead at K = 1000 (57 per
 // topic) it ended 1.0 % above S = 4 after 200 iterations on two seeds (bench/journal/).
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics);
+
+// The sweep_blocks of butterfly-lda train and butterfly.LDA unless one is given, for
+// estimator e and a training corpus of num_docs documents and K topics: 16 for the estimators
+// that sweep in blocks (sweeps_word_tables) where there are fewer than 4 documents per topic,
+// else 1. Where a topic's counts are two or three documents' the blocks make the chain settle
+// lower and reach a given level sooner (WarpLDA's final level in 0.49x its time on ap at
+// K = 1000, 2.0 documents per topic, against 0.69x with 1 block; 0.63x on nips17 at K = 1000,
+// 2.2 per topic, which 1 block never reaches); at 8.4 per topic (ap, K = 240) they already
+// cost more time than they gain (0.33x against 0.27x) (bench/journal/2026-11-28.md).
+std::uint32_t default_sweep_blocks(estimator e, std::int64_t num_docs, int num_topics);
 
 // Documents as the sampler sees them: CSR over word ids in [0, vocab_size).
 struct documents {

@@ -26,7 +26,8 @@ struct training_options {
   std::optional<std::uint32_t>
       start_topics;                      // none: default_start_topics of the training documents
   std::optional<std::uint32_t> average;  // none: default_average of the estimator and burn-in
-  std::uint32_t sweep_blocks = 1;        // sampler_options::sweep_blocks
+  // sampler_options::sweep_blocks; none: default_sweep_blocks of the training documents
+  std::optional<std::uint32_t> sweep_blocks;
   // Evaluation: this fraction of the documents held out (split_holdout, keyed by the seed) and
   // scored by document completion with fold_in_sweeps sweeps each; the log-likelihood (and
   // held-out perplexity) after every eval_every-th iteration and after the last (0: the last only).
