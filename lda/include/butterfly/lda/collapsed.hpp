@@ -186,17 +186,19 @@ struct word_bucket_moves {
       t.topics[kept] = k;
       t.topic_counts[kept++] = t.topic_counts[e];
     }
+    const bool dropped = kept < end;
     end = kept;
     if (grew) {
+      // The kept entries up to their places in the grown set, from the last; the new at zero.
+      std::int64_t from = end - 1;
       for (std::int64_t i = lo; i < hi; ++i)
         if (t.gathered[i] < 0) {
           const std::int32_t k = -1 - t.gathered[i];
-          set[k / 64] |= std::uint64_t{1} << (k % 64);
+          const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+          if (set[k / 64] & bit) continue;  // a topic several tokens moved to: one entry
+          set[k / 64] |= bit;
+          ++end;
         }
-      // The kept entries up to their places in the grown set, from the last; the new at zero.
-      std::int64_t from = end - 1;
-      end = at;
-      for (int j = 0; j < set_words(t.K); ++j) end += set_bits(set[j]);
       std::int64_t e = end;
       for (int j = set_words(t.K) - 1; j >= 0; --j)
         for (std::uint64_t b = set[j]; b != 0;) {
@@ -208,7 +210,7 @@ struct word_bucket_moves {
           t.topics[e] = k;
         }
     }
-    t.write_ranks(set, rank);
+    if (grew || dropped) t.write_ranks(set, rank);
     for (std::int64_t i = lo; grew && i < hi; ++i)
       if (t.gathered[i] < 0) {
         t.gathered[i] = -1 - t.gathered[i];
