@@ -19,7 +19,8 @@
 // numbers behind its defaults.
 // Group estimators (butterfly at the native width, K = 240 and 1000): every estimator
 // (lda::estimator) with the trainer's start topics and sweep blocks (default_start_topics,
-// default_sweep_blocks) and no burn-in, as `butterfly-lda train --estimator E` runs it;
+// default_sweep_blocks) and no burn-in, as `butterfly-lda train --estimator E` runs it, and
+// collapsed with a subgroup per document (collapsed-subgroups: --subgroup-from 1);
 // bench/gpu/run.sh measures it on the GPU.
 // The state is set up once per (options, K), outside the timing: the initial state and
 // then warmup iterations, so theta and phi are concentrated as in training, not uniform.
@@ -78,7 +79,9 @@ fixture held;
 fixture& fixture_for(lda::sampler_options how, int K) {
   fixture& f = held;
   if (!f.chain || f.how.method != how.method || f.how.width != how.width ||
-      f.how.estimator != how.estimator || f.how.start_topics != how.start_topics || f.K != K) {
+      f.how.estimator != how.estimator || f.how.start_topics != how.start_topics ||
+      f.how.sweep_blocks != how.sweep_blocks || f.how.subgroup_from != how.subgroup_from ||
+      f.K != K) {
     f.sampler.reset();  // before its chain
     f = fixture{};
     const auto& c = wiki();
@@ -166,6 +169,16 @@ int main(int argc, char** argv) {
           "estimators/" + std::string(lda::estimator_name(e)) + "/K:" + std::to_string(K);
       benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K,
                                    std::string(lda::estimator_name(e)))
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      if (e != lda::estimator::collapsed) continue;
+      // The same sweep with every document swept by a subgroup (collapsed_lanes.hpp): the
+      // same model; on a GPU a warp per document where the default gives a warp only to
+      // documents of 1024 tokens or more (none of wiki-lead's leads).
+      how.subgroup_from = 1;
+      const std::string by_subgroups = "estimators/collapsed-subgroups/K:" + std::to_string(K);
+      benchmark::RegisterBenchmark(by_subgroups.c_str(), lda_iteration, how, K,
+                                   "collapsed, a subgroup per document")
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

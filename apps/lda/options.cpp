@@ -159,6 +159,15 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                      "fewer than 4 training documents per topic, else 1)")
           ->type_name("B")
           ->check(CLI::Range(1u, lda::max_sweep_blocks));
+  CLI::Option* subgroups =
+      cmd.add_option("--subgroup-from", a.run.subgroup_from,
+                     "with --estimator collapsed: documents of at least N tokens are swept by a "
+                     "subgroup each (a warp on a GPU, vector lanes on the host), its lanes over "
+                     "the document's topics, the others by a thread each; the same model either "
+                     "way, only the time differs. 0 = the backend's default (1024 on a GPU, none "
+                     "on the host)")
+          ->type_name("N")
+          ->capture_default_str();
   cmd.add_option("--eval-every", a.run.eval_every,
                  "log-likelihood (and held-out perplexity) every N iterations and at the last; 0 = "
                  "at the last only")
@@ -199,9 +208,14 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   // The run keeps the options its checkpoint stored.
   for (CLI::Option* o : options_of(cmd))
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
-  cmd.callback([&a, average, blocks] {
+  cmd.callback([&a, average, blocks, subgroups] {
     const lda::training_options& r = a.run;
     const lda::estimator e = lda::parse_estimator(a.estimator);
+    if (r.subgroup_from != 0 && e != lda::estimator::collapsed)
+      throw CLI::ValidationError(subgroups->get_name(),
+                                 "applies to --estimator collapsed, got --subgroup-from " +
+                                     std::to_string(r.subgroup_from) + " with --estimator " +
+                                     a.estimator);
     if (r.sweep_blocks.value_or(1) > 1 && !lda::sweeps_word_tables(e))
       throw CLI::ValidationError(blocks->get_name(),
                                  "applies to --estimator collapsed or hybrid, got --sweep-blocks " +

@@ -124,6 +124,10 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
         "sampler_options::sweep_blocks must be 1 unless the estimator is collapsed or hybrid, "
         "and from 1 to " +
         std::to_string(max_sweep_blocks) + "; got " + std::to_string(how_.sweep_blocks));
+  if (how_.subgroup_from != 0 && how_.estimator != estimator::collapsed)
+    throw std::invalid_argument(
+        "sampler_options::subgroup_from must be 0 unless the estimator is collapsed; got " +
+        std::to_string(how_.subgroup_from));
   // The draw checks the width on its first call; checked here too, so a bad width fails
   // before any work rather than after the initial state.
   detail::resolve_width("lda::chain", how_.width, default_width(), supported_widths());

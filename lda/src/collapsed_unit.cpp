@@ -36,6 +36,15 @@ std::vector<std::int64_t> entry_places(const chain& c) {
   return offsets;
 }
 
+// The tokens of the shard's longest document.
+std::int64_t longest_document(const chain& c) {
+  const std::vector<std::int64_t>& offsets = c.index().doc_offsets;
+  std::int64_t longest = 0;
+  for (std::size_t m = 1; m < offsets.size(); ++m)
+    longest = std::max(longest, offsets[m] - offsets[m - 1]);
+  return longest;
+}
+
 }  // namespace
 
 collapsed_unit::collapsed_unit(const context& x, bool lists)
@@ -63,7 +72,8 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       list_offsets_(executor(), list_places_.data(), list_places_.size()),
       lists_(executor(), size_of(list_places_.back())),
       ranks_(executor(), lists ? word_bits_.size() : 0),
-      moved_end_(c_.part().num_tokens()) {}
+      moved_end_(c_.part().num_tokens()),
+      longest_(longest_document(c_)) {}
 
 void collapsed_unit::moved(std::int64_t first, std::int64_t end) {
   const std::vector<std::int64_t>& offsets = c_.index().doc_offsets;
@@ -104,7 +114,13 @@ void collapsed_unit::make_tables() {
 
 void collapsed_unit::sweep(std::uint32_t i) {
   make_tables();
-  sweep_documents(documents(i), i);
+  steps::collapsed_documents s = documents(i);
+  const std::uint32_t from = c_.options().subgroup_from != 0 ? c_.options().subgroup_from
+                             : executor().kernel_memory() == detail::memory::device
+                                 ? device_subgroup_from
+                                 : host_subgroup_from;
+  s.lanes_from = from;
+  sweep_documents(s, i);
 }
 
 steps::collapsed_documents collapsed_unit::documents(std::uint32_t i) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "mean_unit.hpp"
@@ -39,8 +40,13 @@ class collapsed_unit : public mean_unit {
         make_tables();
       }
       const std::int64_t begin = in_shard(M * b / B), last = in_shard(M * (b + 1) / B);
-      for (s.first_doc = begin; s.first_doc < last; s.first_doc += slots_)
-        run(s, slots_ < last - s.first_doc ? slots_ : last - s.first_doc);
+      for (s.first_doc = begin; s.first_doc < last; s.first_doc += slots_) {
+        const std::int64_t n = slots_ < last - s.first_doc ? slots_ : last - s.first_doc;
+        run(s, n);
+        // The batch's documents of at least lanes_from tokens, which s left alone.
+        if constexpr (std::is_same_v<Documents, steps::collapsed_documents>)
+          if (s.lanes_from <= longest_) run(steps::collapsed_long_documents{s}, n);
+      }
       moved(begin, last);
     }
   }
@@ -96,6 +102,7 @@ class collapsed_unit : public mean_unit {
   // The shard's tokens whose topics may have moved since word_buckets gathered them: a range
   // that holds them all (every token, until the first build).
   std::int64_t moved_first_ = 0, moved_end_;
+  std::int64_t longest_;  // the shard's longest document's tokens
 };
 
 }  // namespace butterfly::lda

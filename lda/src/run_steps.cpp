@@ -3,6 +3,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "butterfly/host_lanes/subgroup.hpp"
+
 namespace butterfly::lda::steps {
 namespace {
 
@@ -13,6 +15,8 @@ template <class Step>
 struct has_range<Step, std::void_t<decltype(std::declval<const Step&>().range(0, 0))>>
     : std::true_type {};
 
+using host = host_lanes::subgroup<host_subgroup_width>;
+
 }  // namespace
 
 void run_on_host(const detail::executor& e, const any& s, std::int64_t n) {
@@ -20,7 +24,9 @@ void run_on_host(const detail::executor& e, const any& s, std::int64_t n) {
       [&](const auto& step) {
         using Step = std::decay_t<decltype(step)>;
         e.for_each(n, Step::grain, [&step](std::int64_t b, std::int64_t end) {
-          if constexpr (has_range<Step>::value) {
+          if constexpr (runs_on_subgroup<Step>::value) {
+            for (std::int64_t i = b; i < end; ++i) step(host{}, i);
+          } else if constexpr (has_range<Step>::value) {
             step.range(b, end);
           } else {
             for (std::int64_t i = b; i < end; ++i) step(i);

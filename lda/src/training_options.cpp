@@ -50,6 +50,7 @@ sampler_options sampler_options_of(const training_options& o) {
   s.start_topics = o.start_topics.value_or(0);
   s.average = o.average.value_or(1);
   s.sweep_blocks = o.sweep_blocks.value_or(1);
+  s.subgroup_from = o.subgroup_from;
   s.iterations = o.iterations;
   return s;
 }

@@ -395,6 +395,16 @@ TEST_CASE("cli: below 4 training documents per topic the default sweeps in 16 bl
   CHECK(model.at("sweep_blocks") == 16);
 }
 
+// --subgroup-from changes how the sweep runs, not the model: every document swept by a subgroup
+// (1) writes the files the backend's default writes (on the host: every document by a thread).
+// A mix of both in one sweep: conformance_lda on ap.
+TEST_CASE("cli: --subgroup-from writes the model the sweep by threads writes", "[cli]") {
+  workspace ws;
+  REQUIRE(run(ws.dir, small_run(ws, "default", {})).exit_code == 0);
+  REQUIRE(run(ws.dir, small_run(ws, "all", {"--subgroup-from", "1"})).exit_code == 0);
+  check_same_outputs(ws.path("all"), ws.path("default"));
+}
+
 // The other corpus formats end to end (README "Inputs"): a plain-text corpus with --stopwords
 // and --min-df, and an LDA-C corpus with a vocabulary. The vocabulary the model keeps is worked
 // out here by hand from the documented tokenization (runs of ASCII letters, lowercased; stop
@@ -524,6 +534,9 @@ TEST_CASE("cli: bad arguments exit with code 2 and name the argument and the val
       {{"train", "--average", "2", "--burn-in", "3"}, "--average", "--burn-in 3"},
       {{"train", "--sweep-blocks", "2", "--estimator", "mh"}, "--sweep-blocks", "--estimator mh"},
       {{"train", "--sweep-blocks", "0"}, "--sweep-blocks", "0"},
+      {{"train", "--subgroup-from", "8", "--estimator", "hybrid"}, "--subgroup-from",
+       "--estimator hybrid"},
+      {{"train", "--subgroup-from", "-3"}, "--subgroup-from", "-3"},
       {{"topics"}, "--model", ""},
       {{"infer", "--model", "x"}, "--corpus", "--docword"},
       {{"frobnicate"}, "frobnicate", ""},

@@ -36,7 +36,7 @@ const butterfly::io::corpus& ap() {
 lda::documents ap_docs() { return {ap().doc_offsets, ap().words, ap().vocab_size()}; }
 
 lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0,
-                    std::uint32_t sweep_blocks = 1) {
+                    std::uint32_t sweep_blocks = 1, std::uint32_t subgroup_from = 0) {
   lda::hyperparameters h;
   h.num_topics = K;
   h.alpha = 0.2;
@@ -47,6 +47,7 @@ lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0
                            e, 0, start_topics};
   how.long_document = 200;
   how.sweep_blocks = sweep_blocks;
+  how.subgroup_from = subgroup_from;
   return lda::chain(ap_docs(), h, 2026, how);
 }
 
@@ -103,15 +104,19 @@ void require_rows_of(lda::sampler& smp, const lda::chain& c) {
 }
 
 // Three iterations on the configured backend and on the reference: the same state, counts and
-// log-likelihood partials, and nothing copied inside an iteration.
+// log-likelihood partials, and nothing copied inside an iteration. With subgroup_from, the
+// configured backend sweeps documents of at least that many tokens by a subgroup each
+// (collapsed_lanes.hpp), the reference every document by a thread.
 void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0,
-                               std::uint32_t sweep_blocks = 1) {
-  const lda::chain c = ap_chain(e, K, start_topics, sweep_blocks);
+                               std::uint32_t sweep_blocks = 1, std::uint32_t subgroup_from = 0) {
+  const lda::chain c = ap_chain(e, K, start_topics, sweep_blocks, subgroup_from);
+  const lda::chain by_threads =
+      ap_chain(e, K, start_topics, sweep_blocks, subgroup_from != 0 ? lda::host_subgroup_from : 0);
   INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics
-                    << ", sweep_blocks " << sweep_blocks
+                    << ", sweep_blocks " << sweep_blocks << ", subgroup_from " << subgroup_from
                     << ", width " << configured_executor().default_width() << ", "
                     << butterfly::backend_name());
-  lda::sampler device(c), reference(c, reference_executor());
+  lda::sampler device(c), reference(by_threads, reference_executor());
   // Only collapsed's chain without a burn-in makes theta and phi from z (sampler.hpp).
   CHECK(device.holds_model() == (e != lda::estimator::collapsed && e != lda::estimator::hybrid));
   require_same(device.current(), reference.current());
@@ -159,6 +164,10 @@ TEST_CASE("conformance: lda sampler: the configured backend's model equals the r
   // A sweep in 3 blocks, the counts and tables made again between them on the device (hybrid:
   // its short documents by the exact draw, its long ones by MH, the lists made again too).
   require_same_as_reference(lda::estimator::hybrid, 130, 0, 3);
+  // ap's documents of 200 tokens or more (about a quarter) swept by a subgroup each (on a
+  // device a warp), the rest by a thread; the topic sets in three words, then sixteen.
+  require_same_as_reference(lda::estimator::collapsed, 130, 0, 3, 200);
+  require_same_as_reference(lda::estimator::collapsed, 1000, 0, 1, 200);
 }
 
 TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "[lda][sampler]") {

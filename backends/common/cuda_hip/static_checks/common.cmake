@@ -4,8 +4,9 @@
 #   draw  DRAW_SOURCE (src/executor.cpp): kernel::draw<Algorithm, W, Source>, 4 algorithms x
 #         2 weight sources = exactly 8 kernels per target
 #   lda   LDA_SOURCE (lda/src/device/run_on_device.cpp on butterfly/cuda_hip/for_each.hpp):
-#         kernel::for_each<Step>,
-#         exactly one per alternative of lda::steps::any in STEPS_HEADER (lda/steps.hpp)
+#         kernel::for_each<Step> (kernel::for_each_subgroup<W, Step> for a step written for a
+#         subgroup), exactly one per alternative of lda::steps::any in STEPS_HEADER
+#         (lda/steps.hpp)
 # Policy: a draw kernel fails on any stack/scratch at all (a[W] and c_warp[W] must stay in
 # registers; a local array there is as bad as a spill); an LDA kernel fails on spills only
 # (a stack frame without spills is a local array of the step, reported in the table).
@@ -44,6 +45,8 @@ function(kernel_key mangled W out_var)
   if(mangled MATCHES "kernel4drawINS_6detail[0-9]+([a-z_]+)ELi${W}ENS[0-9]*_[0-9]+([a-z_]+)EEEv")
     set(key "${CMAKE_MATCH_1}/${CMAKE_MATCH_2}")
   elseif(mangled MATCHES "kernel8for_eachINS_3lda5steps([0-9]+)([A-Za-z0-9_]+)")
+    string(SUBSTRING "${CMAKE_MATCH_2}" 0 ${CMAKE_MATCH_1} key)
+  elseif(mangled MATCHES "kernel17for_each_subgroupILi${W}ENS_3lda5steps([0-9]+)([A-Za-z0-9_]+)")
     string(SUBSTRING "${CMAKE_MATCH_2}" 0 ${CMAKE_MATCH_1} key)
   endif()
   set(${out_var} "${key}" PARENT_SCOPE)

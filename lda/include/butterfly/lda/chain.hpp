@@ -107,7 +107,18 @@ struct sampler_options {
   // sweep moves those documents together against counts none of them still has, and the chain
   // settles higher (bench/RESULTS.md, nips17 at K = 1000).
   std::uint32_t sweep_blocks = 1;
+  // estimator::collapsed: documents of at least this many tokens are swept by a subgroup, its
+  // lanes over the document's topics (steps::collapsed_long_documents, lda/collapsed_lanes.hpp),
+  // the others by a thread each. Both draw the same topics, so this changes the time a sweep
+  // takes, not the model. 0: default_subgroup_from of the executor.
+  std::uint32_t subgroup_from = 0;
 };
+// sampler_options::subgroup_from where it is 0: on a device (device memory), documents of at
+// least 1024 tokens, whose one thread would run 20 or more times longer than the median
+// document's of the long-document corpora (nips17: 1,321 tokens on average), a warp each; on
+// the host, none (the host's lanes sweep slower than one thread there: bench/RESULTS.md).
+inline constexpr std::uint32_t device_subgroup_from = 1024;
+inline constexpr std::uint32_t host_subgroup_from = 0xffffffffu;
 // The most blocks a sweep may be cut into (sampler_options::sweep_blocks).
 inline constexpr std::uint32_t max_sweep_blocks = 1024;
 

@@ -281,7 +281,9 @@ BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, dou
 // with a non-zero count (set_words(K) words), and X's topics and running sums (at most K).
 // The sampler sweeps the documents a batch of slots at a time, so it holds no M x K counts:
 // a document's counts are needed only while it is swept (the word counts are what the
-// sweep keeps from one iteration to the next).
+// sweep keeps from one iteration to the next). Documents of at least lanes_from tokens are
+// left to collapsed_long_documents (collapsed_lanes.hpp), which draws the same topics with a
+// subgroup's lanes over the document's topics.
 struct collapsed_documents {
   const std::int64_t* offsets;       // the shard's, from 0
   const std::int32_t* words;         // the shard's
@@ -303,15 +305,16 @@ struct collapsed_documents {
   std::uint64_t* doc_bits;   // set_words(K) per slot
   std::int32_t* picks;       // K per slot
   double* weights;           // K per slot
+  std::int64_t lanes_from = INT64_MAX;  // documents this long are collapsed_long_documents'
   static constexpr std::int64_t grain = 4;
 
   BUTTERFLY_FN void operator()(std::int64_t i) const {
     // Locals: the stores below could alias the members, which would reload them every time.
     const int K = this->K, J = set_words(K);
-    const double alpha = this->alpha, beta = this->beta, prior_total = this->prior_total;
     const double* const scale = this->scale;
     std::int32_t* const z = this->z;
     const std::int64_t m = first_doc + i, begin = offsets[m], end = offsets[m + 1];
+    if (end - begin >= lanes_from) return;
     std::int32_t* const n = doc_counts + i * K;
     std::uint64_t* const set = doc_bits + i * J;
     std::int32_t* const pick = picks + i * K;
@@ -322,15 +325,7 @@ struct collapsed_documents {
       ++n[z[t]];
       set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
     }
-    // The sum of n_mk s_k over the document's topics (R is beta times it), kept as the counts
-    // change: the same additions and subtractions on every backend.
-    double doc_sum = 0.0;
-    for (int j = 0; j < J; ++j)
-      for (std::uint64_t b = set[j]; b != 0; b &= b - 1) {
-        const int k = 64 * j + detail::lowest_set_bit(b);
-        doc_sum += static_cast<double>(n[k]) * scale[k];
-      }
-    const double all_scale = scale_sum[K - 1];
+    double doc_sum = document_sum(n, set);
     for (std::int64_t t = begin; t < end; ++t) {
       const int o = z[t], w = words[t];
       const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
@@ -381,50 +376,73 @@ struct collapsed_documents {
         }
         place += set_bits(ws);
       }
-      const std::int64_t entries = place - at;  // the word's topics; o is one of them
-      const double* const word_sum = word_sums + at;
-      // o's weight, without the token's own count in n_wo and n_o.
-      const double phi_o = (static_cast<double>(word_counts[o_place] - 1) + beta) /
-                           (static_cast<double>(totals[o] - 1) + prior_total);
-      const double own = (static_cast<double>(n[o]) + alpha) * phi_o;
-      double r = beta * (doc_sum - static_cast<double>(n[o]) * scale[o]);
-      r = r > 0.0 ? r : 0.0;
-      const std::int64_t o_entry = o_place - at;
-      const double word_o = word_sum[o_entry] - (o_entry > 0 ? word_sum[o_entry - 1] : 0.0);
-      double a = alpha * (word_sum[entries - 1] - word_o);
-      a = a > 0.0 ? a : 0.0;
-      const double scale_o = scale_sum[o] - (o > 0 ? scale_sum[o - 1] : 0.0);
-      double s = alpha * beta * (all_scale - scale_o);
-      s = s > 0.0 ? s : 0.0;
-      const auto bits =
-          rng::bits(seed, iteration, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
-      double u = ((((x + own) + r) + a) + s) * rng::u01(bits[0], bits[1]);
-      int k = o;
-      if (u < x) {
+      const int k = draw(t, o, n, set, doc_sum, x, at, o_place, place - at, [&](double u) {
         int i = 0;
         while (i < c - 1 && !(u < sum[i])) ++i;
-        k = pick[i];
-      } else if ((u -= x) >= own) {
-        if ((u -= own) < r) {  // the document's topics but o, in topic order
-          const double v = u / beta;
-          double walked = 0.0;
-          for (int j = 0; j < J && walked <= v; ++j)
-            for (std::uint64_t b = set[j]; b != 0 && walked <= v; b &= b - 1) {
-              const int i = 64 * j + detail::lowest_set_bit(b);
-              if (i == o) continue;
-              k = i;
-              walked += static_cast<double>(n[i]) * scale[i];
-            }
-        } else if ((u -= r) < a) {
-          k = word_topics[at + search_without(word_sum, entries, u / alpha, o_entry)];
-        } else {
-          k = static_cast<int>(search_without(scale_sum, K, (u - a) / (alpha * beta), o));
-        }
-      }
+        return pick[i];
+      });
       z[t] = k;
       if (n[k]++ == 0) set[k / 64] |= std::uint64_t{1} << (k % 64);
       doc_sum += scale[k];
     }
+  }
+
+  // The sum of n_mk s_k over the document's topics (R is beta times it), in topic order; the
+  // sweep keeps it as the counts change: the same additions and subtractions on every backend.
+  BUTTERFLY_FN double document_sum(const std::int32_t* n, const std::uint64_t* set) const {
+    double doc_sum = 0.0;
+    for (int j = 0; j < set_words(K); ++j)
+      for (std::uint64_t b = set[j]; b != 0; b &= b - 1) {
+        const int k = 64 * j + detail::lowest_set_bit(b);
+        doc_sum += static_cast<double>(n[k]) * scale[k];
+      }
+    return doc_sum;
+  }
+
+  // Token t's new topic, once it has left its document (n, set, doc_sum without it) and X is
+  // summed (x, over the topics of both but o): the other buckets' weights, the uniform, and
+  // where it falls. x_topic(u) is X's topic for u < x: the first whose running sum in topic
+  // order exceeds u (the last where rounding leaves none). at and o_place: where the word's
+  // entries and o's entry are; entries: how many the word has.
+  template <class XTopic>
+  BUTTERFLY_FN int draw(std::int64_t t, int o, const std::int32_t* n, const std::uint64_t* set,
+                        double doc_sum, double x, std::int64_t at, std::int64_t o_place,
+                        std::int64_t entries, const XTopic& x_topic) const {
+    const int J = set_words(K);
+    const double* const word_sum = word_sums + at;
+    // o's weight, without the token's own count in n_wo and n_o.
+    const double phi_o = (static_cast<double>(word_counts[o_place] - 1) + beta) /
+                         (static_cast<double>(totals[o] - 1) + prior_total);
+    const double own = (static_cast<double>(n[o]) + alpha) * phi_o;
+    double r = beta * (doc_sum - static_cast<double>(n[o]) * scale[o]);
+    r = r > 0.0 ? r : 0.0;
+    const std::int64_t o_entry = o_place - at;
+    const double word_o = word_sum[o_entry] - (o_entry > 0 ? word_sum[o_entry - 1] : 0.0);
+    double a = alpha * (word_sum[entries - 1] - word_o);
+    a = a > 0.0 ? a : 0.0;
+    const double scale_o = scale_sum[o] - (o > 0 ? scale_sum[o - 1] : 0.0);
+    double s = alpha * beta * (scale_sum[K - 1] - scale_o);
+    s = s > 0.0 ? s : 0.0;
+    const auto bits =
+        rng::bits(seed, iteration, rng::stream::z, first_token + static_cast<std::uint64_t>(t));
+    double u = ((((x + own) + r) + a) + s) * rng::u01(bits[0], bits[1]);
+    if (u < x) return x_topic(u);
+    if ((u -= x) < own) return o;
+    if ((u -= own) < r) {  // the document's topics but o, in topic order
+      const double v = u / beta;
+      double walked = 0.0;
+      int k = o;
+      for (int j = 0; j < J && walked <= v; ++j)
+        for (std::uint64_t b = set[j]; b != 0 && walked <= v; b &= b - 1) {
+          const int i = 64 * j + detail::lowest_set_bit(b);
+          if (i == o) continue;
+          k = i;
+          walked += static_cast<double>(n[i]) * scale[i];
+        }
+      return k;
+    }
+    if ((u -= r) < a) return word_topics[at + search_without(word_sum, entries, u / alpha, o_entry)];
+    return static_cast<int>(search_without(scale_sum, K, (u - a) / (alpha * beta), o));
   }
 };
 

@@ -5,18 +5,31 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "butterfly/detail/executor.hpp"
 #include "butterfly/lda/steps.hpp"
 
 namespace butterfly::lda::steps {
 
+// A step whose element is written for a subgroup, operator()(sg, i): it says so with
+// `static constexpr bool per_subgroup = true`.
+template <class Step, class = void>
+struct runs_on_subgroup : std::false_type {};
+template <class Step>
+struct runs_on_subgroup<Step, std::void_t<decltype(Step::per_subgroup)>>
+    : std::bool_constant<Step::per_subgroup> {};
+
+// The lanes of a subgroup step's element on the host. Any width draws the same topics
+// (collapsed_lanes.hpp); 8 is a vector register of doubles with AVX-512.
+inline constexpr int host_subgroup_width = 8;
+
 // Runs s for every element in [0, n) on host pointers over e.for_each and returns when it
-// is done.
+// is done; a subgroup step's elements each on host_subgroup_width lanes of one thread.
 void run_on_host(const detail::executor& e, const any& s, std::int64_t n);
 
-// Runs s for every element in [0, n) on device pointers, one thread per element, and returns
-// when it is done.
+// Runs s for every element in [0, n) on device pointers, one thread per element (a subgroup
+// step's: one warp per element), and returns when it is done.
 void run_on_device(const any& s, std::int64_t n);
 
 // Step s for every element in [0, n), in the form the executor's memory needs.

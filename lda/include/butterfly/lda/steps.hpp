@@ -3,7 +3,9 @@
 // sample_steps.hpp, collapsed.hpp, metropolis.hpp, hybrid.hpp, likelihood_steps.hpp; the sampler's
 // estimator units build them, the *_unit.cpp beside sampler.cpp): lda::sampler runs them on
 // its executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
-// the device backend's grid-stride kernels on device memory. Every element writes only its
+// the device backend's grid-stride kernels on device memory; a step whose element is written
+// for a subgroup (operator()(sg, i), collapsed_long_documents) runs each element on one
+// subgroup: the host's lanes, or a device's warp. Every element writes only its
 // own outputs, and every floating-point sum inside an element runs in a fixed order, so the
 // trained model is the same bits on every backend, thread count and grid. On the host
 // integer counts are each owned by one element (a document's row, a word's row); on a
@@ -19,7 +21,8 @@
 //            n_k per topic), posterior_mean_entries (phi)
 //   sample:  gamma_entries (theta, then phi), dirichlet_rows (theta),
 //            column_partials<double, double> + sum_scale + dirichlet_columns (phi)
-//   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp), then n_mk and the
+//   collapsed: collapsed_documents (the z draw itself, lda/collapsed.hpp; long documents by
+//            collapsed_long_documents, lda/collapsed_lanes.hpp), then n_mk and the
 //            mean's n_k (scale, totals), word_buckets (from z; from n_wk with MPI; between
 //            the blocks of a sweep word_bucket_moves, from the block's tokens) and
 //            scale_sums; theta as in mean and phi by posterior_mean_words
@@ -36,6 +39,7 @@
 #include <variant>
 
 #include "butterfly/lda/collapsed.hpp"
+#include "butterfly/lda/collapsed_lanes.hpp"
 #include "butterfly/lda/count_steps.hpp"
 #include "butterfly/lda/hybrid.hpp"
 #include "butterfly/lda/likelihood_steps.hpp"
@@ -52,7 +56,8 @@ class any
                           posterior_mean_entries, posterior_mean_words, gamma_entries,
                           dirichlet_rows, column_partials<double, double>, sum_scale,
                           dirichlet_columns, likelihood_blocks, word_gaps, word_buckets,
-                          word_bucket_moves, scale_sums, collapsed_documents, word_topics,
+                          word_bucket_moves, scale_sums, collapsed_documents,
+                          collapsed_long_documents, word_topics,
                           mh_documents, hybrid_documents, zero_entries<std::int32_t>,
                           zero_entries<std::int64_t>, token_topic_counts, token_partial_counts> {
  public:

@@ -28,6 +28,9 @@ struct training_options {
   std::optional<std::uint32_t> average;  // none: default_average of the estimator and burn-in
   // sampler_options::sweep_blocks; none: default_sweep_blocks of the training documents
   std::optional<std::uint32_t> sweep_blocks;
+  // sampler_options::subgroup_from: which documents a subgroup sweeps. It changes the time, not
+  // the model, so checkpoints do not store it (a resumed run takes the default, 0).
+  std::uint32_t subgroup_from = 0;
   // Evaluation: this fraction of the documents held out (split_holdout, keyed by the seed) and
   // scored by document completion with fold_in_sweeps sweeps each; the log-likelihood (and
   // held-out perplexity) after every eval_every-th iteration and after the last (0: the last only).

@@ -1,6 +1,7 @@
 // for_each_index(f, n): f(i) for every i in [0, n), one device thread per element: how code
 // above the seam (the LDA steps, lda/src/device) launches its element-wise kernels on CUDA and
-// HIP. Compiled by nvcc or hipcc only.
+// HIP; for_each_subgroup(f, n): f(warp, i), one warp per element (device_warp::warp, the
+// device's warp size). Compiled by nvcc or hipcc only.
 #pragma once
 
 // First: hipcc's __forceinline__ (used by core's BUTTERFLY_FN) comes from the HIP headers.
@@ -10,6 +11,7 @@
 #include <type_traits>
 
 #include "butterfly/cuda_hip/grid.hpp"
+#include "butterfly/device_warp/warp.hpp"
 
 // The second __launch_bounds__ argument: at least 4 resident blocks of 256 threads, i.e. at
 // most 64 registers per thread on sm_80/sm_90 (occupancy >= 50 %) and 4 waves per SIMD (at
@@ -47,6 +49,27 @@ __global__ void __launch_bounds__(block_threads, min_blocks_of<F>::value)
     f(i);
 }
 
+// Grid-stride over the elements, a warp each: a block's warps take consecutive elements.
+// hipcc compiles the device code once per --offload-arch, and only the kernel whose W is that
+// target's wavefront size has a body there (the host launches the one of the device's
+// warpSize).
+template <int W, class F>
+__global__ void __launch_bounds__(block_threads, min_blocks_of<F>::value)
+    for_each_subgroup(const F f, std::int64_t n) {
+#if defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (W == __AMDGCN_WAVEFRONT_SIZE)
+#endif
+  {
+    constexpr int warps_per_block = block_threads / W;
+    // The element is the same on every lane of a warp, so the loop is warp-uniform.
+    const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
+    const device_warp::warp<W> warp{static_cast<int>(threadIdx.x) & (W - 1)};
+    for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / W;
+         i < n; i += stride)
+      f(warp, i);
+  }
+}
+
 }  // namespace butterfly::cuda_hip::kernel
 
 namespace butterfly::backend {
@@ -59,6 +82,28 @@ void for_each_index(const F& f, std::int64_t n) {
   using namespace cuda_hip;
   void (*const k)(F, std::int64_t) = kernel::for_each<F>;
   launch_and_wait(k, resident_blocks(k, (n + block_threads - 1) / block_threads), nullptr, f, n);
+}
+
+// f(warp, i) for every i in [0, n), one warp per element; as for_each_index otherwise.
+template <class F>
+void for_each_subgroup(const F& f, std::int64_t n) {
+  if (n <= 0) return;
+  using namespace cuda_hip;
+  const auto launch = [&](auto width) {
+    constexpr int W = decltype(width)::value;
+    void (*const k)(F, std::int64_t) = kernel::for_each_subgroup<W, F>;
+    constexpr std::int64_t warps_per_block = block_threads / W;
+    launch_and_wait(k, resident_blocks(k, (n + warps_per_block - 1) / warps_per_block), nullptr,
+                    f, n);
+  };
+#if defined(BUTTERFLY_HIP_CPU)
+  launch(std::integral_constant<int, 64>{});  // the HIP CPU runtime's wavefront
+#elif defined(__HIP__)
+  if (device_warp_size() == 32) launch(std::integral_constant<int, 32>{});
+  else launch(std::integral_constant<int, 64>{});
+#else
+  launch(std::integral_constant<int, 32>{});
+#endif
 }
 
 }  // namespace butterfly::backend
