@@ -20,8 +20,10 @@
 // Group estimators (butterfly at the native width, K = 240 and 1000): every estimator
 // (lda::estimator) with the trainer's start topics and sweep blocks (default_start_topics,
 // default_sweep_blocks) and no burn-in, as `butterfly-lda train --estimator E` runs it, and
-// collapsed with a subgroup per document (collapsed-subgroups: --subgroup-from 1);
-// bench/gpu/run.sh measures it on the GPU.
+// collapsed with a thread per document (collapsed-threads) and a subgroup per document
+// (collapsed-subgroups), and on long documents (every 26 leads made one, about 1,340 tokens:
+// nips17's length) as the trainer runs it (collapsed-long) and by threads
+// (collapsed-long-threads); bench/gpu/run.sh measures it on the GPU.
 // The state is set up once per (options, K), outside the timing: the initial state and
 // then warmup iterations, so theta and phi are concentrated as in training, not uniform.
 // $BUTTERFLY_BENCH_DOCS=n keeps the first n documents (as butterfly-bench-draw does) and
@@ -66,27 +68,42 @@ const bench::corpus& wiki() {
   return c;
 }
 
+// Long documents from the same tokens: every 26 consecutive documents made one (wiki-lead's
+// 51 tokens on average become about 1,340, nips17's length), the vocabulary unchanged.
+const bench::corpus& long_documents() {
+  static const bench::corpus c = [] {
+    bench::corpus l = wiki();
+    l.name += ", 26 documents per document";
+    l.doc_offsets.clear();
+    for (std::int64_t m = 0; m < wiki().M(); m += 26) l.doc_offsets.push_back(wiki().doc_offsets[m]);
+    l.doc_offsets.push_back(wiki().N());
+    return l;
+  }();
+  return c;
+}
+
 // The chain, and the sampler with its warmed-up state, for one (options, K) at a time: the
 // runs are registered in that order, so repetitions reuse it and only one K's state is held.
 // main releases it: a device sampler's memory must go back before the runtime does.
 struct fixture {
+  const bench::corpus* corpus = nullptr;
   lda::sampler_options how{};
   int K = 0;
   std::unique_ptr<lda::chain> chain;
   std::unique_ptr<lda::sampler> sampler;
 };
 fixture held;
-fixture& fixture_for(lda::sampler_options how, int K) {
+fixture& fixture_for(const bench::corpus& c, lda::sampler_options how, int K) {
   fixture& f = held;
-  if (!f.chain || f.how.method != how.method || f.how.width != how.width ||
+  if (!f.chain || f.corpus != &c || f.how.method != how.method || f.how.width != how.width ||
       f.how.estimator != how.estimator || f.how.start_topics != how.start_topics ||
       f.how.sweep_blocks != how.sweep_blocks || f.how.subgroup_from != how.subgroup_from ||
       f.K != K) {
     f.sampler.reset();  // before its chain
     f = fixture{};
-    const auto& c = wiki();
     lda::hyperparameters h;
     h.num_topics = K;
+    f.corpus = &c;
     f.how = how;
     f.K = K;
     f.chain = std::make_unique<lda::chain>(lda::documents{c.doc_offsets, c.words, c.V}, h, 7, how);
@@ -96,8 +113,10 @@ fixture& fixture_for(lda::sampler_options how, int K) {
   return f;
 }
 
-void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std::string label) {
-  auto& f = fixture_for(how, K);
+void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std::string label,
+                   const bench::corpus* corpus) {
+  const bench::corpus& c = corpus ? *corpus : wiki();
+  auto& f = fixture_for(c, how, K);
   double z_draw = 0, combine = 0, rest = 0;
   const std::uint64_t copied = f.sampler->copied_bytes();
   const auto steps_before = f.sampler->step_seconds();
@@ -110,7 +129,6 @@ void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std
   }
   state.counters["copied_bytes_per_iter"] = benchmark::Counter(
       static_cast<double>(f.sampler->copied_bytes() - copied), benchmark::Counter::kAvgIterations);
-  const auto& c = wiki();
   state.SetLabel(label);
   state.counters["tokens_per_s"] =
       benchmark::Counter(static_cast<double>(c.N()), benchmark::Counter::kIsIterationInvariantRate);
@@ -139,49 +157,53 @@ int main(int argc, char** argv) {
   if (!bench::announce("butterfly-bench-lda", wiki,
                        std::to_string(warmup_iterations()) + " warmup iterations per (options, K)"))
     return 1;
+  // Real time: on the openmp and kokkos backends the work runs on threads whose CPU time the
+  // benchmark thread's clock does not see.
+  const auto add = [](const std::string& n, const lda::sampler_options& how, int K,
+                      const std::string& label, const bench::corpus* c) {
+    benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K, label, c)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  };
+  const bench::corpus* const leads = nullptr;  // wiki()
   for (algorithm a : all_algorithms)
-    for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024}) {
-      const std::string n = "lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K);
-      // Real time: on the openmp and kokkos backends the work runs on threads whose CPU time
-      // the benchmark thread's clock does not see.
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, lda::sampler_options{a}, K,
-                                   std::string(name(a)))
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    }
+    for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024})
+      add("lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K),
+          lda::sampler_options{a}, K, std::string(name(a)), leads);
   for (const lda::estimator e : {lda::estimator::sample, lda::estimator::mean})
-    for (const int width : {4, 8, 16}) {
-      const std::string n = "lda_options/" + std::string(lda::estimator_name(e)) +
-                            "/W:" + std::to_string(width) + "/K:240";
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration,
-                                   lda::sampler_options{algorithm::butterfly, width, e}, 240,
-                                   "butterfly")
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    }
-  for (const int K : {240, 1000})
+    for (const int width : {4, 8, 16})
+      add("lda_options/" + std::string(lda::estimator_name(e)) + "/W:" + std::to_string(width) +
+              "/K:240",
+          lda::sampler_options{algorithm::butterfly, width, e}, 240, "butterfly", leads);
+  // As butterfly-lda train runs estimator e on documents c (the default start and blocks).
+  const auto trainer = [](lda::estimator e, const bench::corpus& c, int K) {
+    lda::sampler_options how{algorithm::butterfly, 0, e};
+    how.start_topics = lda::default_start_topics(c.M(), K);
+    how.sweep_blocks = lda::default_sweep_blocks(e, c.M(), K);
+    return how;
+  };
+  for (const int K : {240, 1000}) {
+    const std::string k = "/K:" + std::to_string(K);
     for (const lda::estimator e : {lda::estimator::sample, lda::estimator::mean,
-                                   lda::estimator::collapsed, lda::estimator::mh}) {
-      lda::sampler_options how{algorithm::butterfly, 0, e};
-      how.start_topics = lda::default_start_topics(wiki().M(), K);
-      how.sweep_blocks = lda::default_sweep_blocks(e, wiki().M(), K);
-      const std::string n =
-          "estimators/" + std::string(lda::estimator_name(e)) + "/K:" + std::to_string(K);
-      benchmark::RegisterBenchmark(n.c_str(), lda_iteration, how, K,
-                                   std::string(lda::estimator_name(e)))
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-      if (e != lda::estimator::collapsed) continue;
-      // The same sweep with every document swept by a subgroup (collapsed_lanes.hpp): the
-      // same model; on a GPU a warp per document where the default gives a warp only to
-      // documents of 1024 tokens or more (none of wiki-lead's leads).
-      how.subgroup_from = 1;
-      const std::string by_subgroups = "estimators/collapsed-subgroups/K:" + std::to_string(K);
-      benchmark::RegisterBenchmark(by_subgroups.c_str(), lda_iteration, how, K,
-                                   "collapsed, a subgroup per document")
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    }
+                                   lda::estimator::collapsed, lda::estimator::mh})
+      add("estimators/" + std::string(lda::estimator_name(e)) + k, trainer(e, wiki(), K), K,
+          lda::estimator_name(e), leads);
+    // collapsed's sweep by threads and subgroups (collapsed_lanes.hpp; the same model). The
+    // trainer's default (collapsed, collapsed-long) gives a subgroup to documents of 1024
+    // tokens or more on a device (18 of the leads, 1.5 % of their tokens, among them the
+    // longest, 17,250 tokens; most of the long documents) and to none on the host.
+    const auto variant = [&](const std::string& n, const bench::corpus& c, std::uint32_t from,
+                             const std::string& label) {
+      lda::sampler_options how = trainer(lda::estimator::collapsed, c, K);
+      how.subgroup_from = from;
+      add("estimators/" + n + k, how, K, label, &c);
+    };
+    variant("collapsed-threads", wiki(), lda::host_subgroup_from, "collapsed, a thread each");
+    variant("collapsed-subgroups", wiki(), 1, "collapsed, a subgroup each");
+    variant("collapsed-long", long_documents(), 0, "collapsed, long documents");
+    variant("collapsed-long-threads", long_documents(), lda::host_subgroup_from,
+            "collapsed, long documents, a thread each");
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   held.sampler.reset();

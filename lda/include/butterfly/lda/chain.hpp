@@ -113,10 +113,12 @@ struct sampler_options {
   // takes, not the model. 0: default_subgroup_from of the executor.
   std::uint32_t subgroup_from = 0;
 };
-// sampler_options::subgroup_from where it is 0: on a device (device memory), documents of at
-// least 1024 tokens, whose one thread would run 20 or more times longer than the median
-// document's of the long-document corpora (nips17: 1,321 tokens on average), a warp each; on
-// the host, none (the host's lanes sweep slower than one thread there: bench/RESULTS.md).
+// sampler_options::subgroup_from where it is 0. On a device 1024 tokens: such a document keeps its
+// thread 20 times as long as wiki-lead's average one (51 tokens), and the longest document is
+// where a sweep's time goes (wiki-lead's, 17,250 tokens, is its whole sweep on a GPU by the
+// runbook's model); most documents of a long-document corpus (nips17: 1,321 tokens on average)
+// get a warp. Not yet measured on a GPU (bench/gpu/predictions.tsv). On the host none: there
+// the lanes of one thread sweep slower than the thread (bench/RESULTS.md).
 inline constexpr std::uint32_t device_subgroup_from = 1024;
 inline constexpr std::uint32_t host_subgroup_from = 0xffffffffu;
 // The most blocks a sweep may be cut into (sampler_options::sweep_blocks).
