@@ -71,7 +71,7 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       list_places_(lists ? word_list_places(c_) : std::vector<std::int64_t>(1, 0)),
       list_offsets_(executor(), list_places_.data(), list_places_.size()),
       lists_(executor(), size_of(list_places_.back())),
-      ranks_(executor(), lists ? word_bits_.size() : 0),
+      ranks_(executor(), word_bits_.size()),
       moved_end_(c_.part().num_tokens()),
       longest_(longest_document(c_)) {}
 
@@ -130,6 +130,7 @@ steps::collapsed_documents collapsed_unit::documents(std::uint32_t i) {
   s.words = a_.words.data();
   s.word_entries = entries_.data();
   s.word_bits = word_bits_.data();
+  s.word_ranks = ranks_.data();
   s.word_topics = entry_topics_.data();
   s.word_counts = entry_counts_.data();
   s.word_sums = entry_sums_.data();

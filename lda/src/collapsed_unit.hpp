@@ -56,7 +56,6 @@ class collapsed_unit : public mean_unit {
   // The words' lists (word_buckets' lists) and where each goes, where asked for.
   const std::int64_t* list_offsets() const { return list_offsets_.data(); }
   const std::int32_t* lists() const { return lists_.data(); }
-  const std::uint16_t* ranks() const { return ranks_.data(); }
 
  private:
   double count_counts(std::uint32_t i) override {

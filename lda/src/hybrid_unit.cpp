@@ -1,5 +1,5 @@
 // estimator::hybrid (chain.hpp): collapsed's chain and tables (collapsed_unit), its
-// word_buckets also making the words' lists and ranks, swept by hybrid_documents (hybrid.hpp):
+// word_buckets also making the words' lists, swept by hybrid_documents (hybrid.hpp):
 // collapsed's exact draw for the documents of at most sampler_options::long_document tokens,
 // Metropolis-Hastings for the longer ones.
 #include "collapsed_unit.hpp"
@@ -18,7 +18,6 @@ class hybrid_unit final : public collapsed_unit {
     s.long_document = c_.options().long_document;
     s.list_offsets = list_offsets();
     s.lists = lists();
-    s.ranks = ranks();
     sweep_documents(s, i);
   }
 };

@@ -26,6 +26,7 @@ struct swept {
   std::vector<std::int64_t> offsets{0}, word_offsets, word_tokens, entries, totals;
   std::vector<std::int32_t> words, z, gathered, topics, counts, doc_counts, picks;
   std::vector<std::uint64_t> word_bits, doc_bits;
+  std::vector<std::uint16_t> ranks;
   std::vector<double> scale, sums, scale_sum, weights;
 
   swept(int topics_in_all, std::uint32_t seed) : K(topics_in_all) {
@@ -72,6 +73,7 @@ struct swept {
     counts.resize(places);
     sums.resize(places);
     word_bits.resize(static_cast<std::size_t>(V) * J);
+    ranks.resize(word_bits.size());
     steps::word_buckets b{};
     b.token_offsets = word_offsets.data();
     b.tokens = word_tokens.data();
@@ -84,6 +86,7 @@ struct swept {
     b.topics = topics.data();
     b.topic_counts = counts.data();
     b.sums = sums.data();
+    b.ranks = ranks.data();
     for (std::int64_t w = 0; w < V; ++w) b(w);
     scale_sum.resize(static_cast<std::size_t>(K));
     steps::scale_sums{scale.data(), K, scale_sum.data()}(0);
@@ -101,6 +104,7 @@ struct swept {
     s.words = words.data();
     s.word_entries = entries.data();
     s.word_bits = word_bits.data();
+    s.word_ranks = ranks.data();
     s.word_topics = topics.data();
     s.word_counts = counts.data();
     s.word_sums = sums.data();

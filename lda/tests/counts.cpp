@@ -310,5 +310,5 @@ TEST_CASE(
   }
   REQUIRE(moved.gathered == fresh.gathered);
   REQUIRE(moved.lists == fresh.lists);
-  if (lists) REQUIRE(moved.ranks == fresh.ranks);
+  REQUIRE(moved.ranks == fresh.ranks);
 }

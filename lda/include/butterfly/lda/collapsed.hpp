@@ -14,7 +14,9 @@
 // With s_k = 1 / (n_k + V beta), the weight of every k != o splits as SparseLDA's does (Yao,
 // Mimno, McCallum 2009) into four buckets, o's exact weight a fifth:
 //   X: n_mk n_wk s_k   topics of both the document and the word: the AND of the two topic
-//                      sets (bit sets of K bits), O(K / 64 + |X|) per token;
+//                      sets (bit sets of K bits) over the words where the document has topics,
+//                      each topic's entry found by the word's ranks, O(K / 64 + |X|) per
+//                      token at most;
 //   R: beta n_mk s_k   the document's topics: its sum kept as the document's counts change;
 //   A: alpha n_wk s_k  the word's topics: running sums built once per iteration (word_buckets);
 //   S: alpha beta s_k  every topic: running sums of s built once per iteration (scale_sums);
@@ -51,6 +53,16 @@ BUTTERFLY_FN int set_bits(std::uint64_t x) {
 #endif
 }
 
+// Topic k's place among the topics of a set (k in it), by the ranks of the set's words (the
+// topics in the words before each): one load and a popcount, not a walk of K / 64 words.
+BUTTERFLY_FN std::int64_t topic_rank(const std::uint64_t* set, const std::uint16_t* rank, int k) {
+  return rank[k / 64] + set_bits(set[k / 64] & below(k % 64));
+}
+// The topics in a set of J words.
+BUTTERFLY_FN std::int64_t set_size(const std::uint64_t* set, const std::uint16_t* rank, int J) {
+  return rank[J - 1] + set_bits(set[J - 1]);
+}
+
 // Element w: word w's topic set (bits, V x set_words(K)) and its entries, one per topic with
 // a non-zero count, in topic order from entries[w]: the topic, its count n_wk and the running
 // sum of n_wk s_k. The word's entries need at most min(n_w, K) places, which entries gives.
@@ -70,12 +82,13 @@ struct word_buckets {
   std::int32_t* topics;
   std::int32_t* topic_counts;
   double* sums;
-  // Null, or where each word's list goes (V + 1) and room for the lists: the word's tokens'
-  // topics in topic order, n_wk copies of k; and the ranks of its set's words (V x
-  // set_words(K): the topics in the words before), compact_word's (metropolis.hpp).
+  // The ranks of each word's set's words (V x set_words(K): the topics in the words before; a
+  // topic's entry is then one load and a popcount away, collapsed_documents' places and
+  // compact_word's, metropolis.hpp). Null, or where each word's list goes (V + 1) and room for
+  // the lists: the word's tokens' topics in topic order, n_wk copies of k.
+  std::uint16_t* ranks;
   const std::int64_t* list_offsets;
   std::int32_t* lists;
-  std::uint16_t* ranks;
   static constexpr std::int64_t grain = 16;
   // The set, from the row of counts or from the tokens' topics (gathered once into
   // `gathered`, in the word's token order); the entries from the set, in topic order, with
@@ -100,26 +113,18 @@ struct word_buckets {
         topics[end] = k;
         topic_counts[end++] = n ? n[k] : 0;
       }
-    // With lists, the ranks first: they find each token's entry in O(1), not O(K / 64).
-    std::uint16_t* const rank = lists ? ranks + w * set_words(K) : nullptr;
+    // The ranks first: they find each token's entry in O(1), not O(K / 64).
+    std::uint16_t* const rank = ranks + w * set_words(K);
     write_ranks(set, rank);
-    for (std::int64_t i = first; i < last; ++i) ++topic_counts[entry(set, rank, at, gathered[i])];
+    for (std::int64_t i = first; i < last; ++i)
+      ++topic_counts[at + topic_rank(set, rank, gathered[i])];
     write_sums(at, end);
     write_list(w, at, end);
   }
 
-  // Where topic k's entry is in the word's entries from `at`, by its rank in the word's set:
-  // O(1) with the word's ranks, else O(K / 64).
-  BUTTERFLY_FN std::int64_t entry(const std::uint64_t* set, const std::uint16_t* rank,
-                                  std::int64_t at, int k) const {
-    std::int64_t e = at + set_bits(set[k / 64] & below(k % 64));
-    if (rank) return e + rank[k / 64];
-    for (int j = 0; j < k / 64; ++j) e += set_bits(set[j]);
-    return e;
-  }
-  // The topics in the set's words before each (null rank: none kept).
+  // The topics in the set's words before each.
   BUTTERFLY_FN void write_ranks(const std::uint64_t* set, std::uint16_t* rank) const {
-    for (int j = 0, r = 0; rank && j < set_words(K); r += set_bits(set[j++]))
+    for (int j = 0, r = 0; j < set_words(K); r += set_bits(set[j++]))
       rank[j] = static_cast<std::uint16_t>(r);
   }
   BUTTERFLY_FN void write_sums(std::int64_t at, std::int64_t end) const {
@@ -149,10 +154,9 @@ struct word_bucket_moves {
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     const word_buckets& t = tables;
     std::uint64_t* set = t.bits + w * set_words(t.K);
-    std::uint16_t* const rank = t.lists ? t.ranks + w * set_words(t.K) : nullptr;
+    std::uint16_t* const rank = t.ranks + w * set_words(t.K);
     const std::int64_t at = t.entries[w];
-    std::int64_t end = at;
-    for (int j = 0; j < set_words(t.K); ++j) end += set_bits(set[j]);
+    std::int64_t end = at + set_size(set, rank, set_words(t.K));
     // The word's tokens in the range: a run of its list, which is in token order.
     const std::int64_t last = t.token_offsets[w + 1];
     const std::int64_t lo = first_from(t.token_offsets[w], last, first_token);
@@ -164,13 +168,13 @@ struct word_bucket_moves {
       const std::int32_t o = t.gathered[i], k = t.z[t.tokens[i]];
       if (k == o) continue;
       moved = true;
-      --t.topic_counts[t.entry(set, rank, at, o)];
+      --t.topic_counts[at + topic_rank(set, rank, o)];
       if ((set[k / 64] >> (k % 64) & 1) == 0) {
         grew = true;
         t.gathered[i] = -1 - k;
         continue;
       }
-      ++t.topic_counts[t.entry(set, rank, at, k)];
+      ++t.topic_counts[at + topic_rank(set, rank, k)];
       t.gathered[i] = k;
     }
     if (!moved) return t.write_sums(at, end);  // only the scale has changed
@@ -214,7 +218,7 @@ struct word_bucket_moves {
     for (std::int64_t i = lo; grew && i < hi; ++i)
       if (t.gathered[i] < 0) {
         t.gathered[i] = -1 - t.gathered[i];
-        ++t.topic_counts[t.entry(set, rank, at, t.gathered[i])];
+        ++t.topic_counts[at + topic_rank(set, rank, t.gathered[i])];
       }
     t.write_sums(at, end);
     t.write_list(w, at, end);
@@ -289,6 +293,7 @@ struct collapsed_documents {
   const std::int32_t* words;         // the shard's
   const std::int64_t* word_entries;  // word_buckets' entries, V + 1
   const std::uint64_t* word_bits;    // word_buckets' topic sets of the previous iteration's counts
+  const std::uint16_t* word_ranks;   // and their words' ranks
   const std::int32_t* word_topics;   // word_buckets' topics, counts and running sums
   const std::int32_t* word_counts;
   const double* word_sums;
@@ -330,43 +335,41 @@ struct collapsed_documents {
       const int o = z[t], w = words[t];
       const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
       const std::int64_t at = word_entries[w];
-      // Ahead: the topic set and the entries' place of the word two tokens on, and what the
-      // next token's draw waits on: its own topic's count and running sum, and the last
-      // running sum of its word (A's total).
+      // Ahead: what the place of the token two on reads (its word's entries' place, the set's
+      // and ranks' words of its topic and the last ones), and what the next token's draw waits
+      // on: its own topic's count and running sum, and its word's last running sum (A's total).
       if (t + 2 < end) {
-        prefetch(word_bits + static_cast<std::int64_t>(words[t + 2]) * J);
+        const std::int64_t ahead = static_cast<std::int64_t>(words[t + 2]) * J;
+        const int o_ahead = z[t + 2] / 64;
         prefetch(word_entries + words[t + 2]);
+        prefetch(word_bits + ahead + o_ahead);
+        prefetch(word_ranks + ahead + o_ahead);
+        prefetch(word_bits + ahead + J - 1);
+        prefetch(word_ranks + ahead + J - 1);
       }
       if (t + 1 < end) {
-        const std::int64_t next = words[t + 1];
-        const int o_next = z[t + 1];
-        const std::uint64_t* const next_set = word_bits + next * J;
-        const std::int64_t next_at = word_entries[next];
-        std::int64_t p = next_at + set_bits(next_set[o_next / 64] & below(o_next % 64)),
-                     last = next_at - 1;
-        for (int j = 0; j < J; ++j) {
-          const int bits_j = set_bits(next_set[j]);
-          if (j < o_next / 64) p += bits_j;
-          last += bits_j;
-        }
+        const std::int64_t next = static_cast<std::int64_t>(words[t + 1]) * J;
+        const std::int64_t next_at = word_entries[words[t + 1]];
+        const std::int64_t p = next_at + topic_rank(word_bits + next, word_ranks + next, z[t + 1]);
         prefetch(word_counts + p);
         prefetch(word_sums + p);
-        prefetch(word_sums + last);
+        prefetch(word_sums + next_at + set_size(word_bits + next, word_ranks + next, J) - 1);
       }
       // The token leaves its document.
       if (--n[o] == 0) set[o / 64] &= ~(std::uint64_t{1} << (o % 64));
       doc_sum -= scale[o];
-      // X: the topics of both, without o; the place of o among the word's entries on the way.
+      // X: the topics of both, without o, from the words where the document has topics; each
+      // one's entry by the word's ranks.
+      const std::uint16_t* const word_rank = word_ranks + static_cast<std::int64_t>(w) * J;
       double x = 0.0;
       int c = 0;
-      std::int64_t place = at, o_place = at;
       for (int j = 0; j < J; ++j) {
+        std::uint64_t b = set[j];
+        if (b == 0) continue;
         const std::uint64_t ws = word_set[j];
-        std::uint64_t b = set[j] & ws;
-        if (j == o / 64) {
-          o_place = place + set_bits(ws & below(o % 64));
-          b &= ~(std::uint64_t{1} << (o % 64));
-        }
+        b &= ws;
+        if (j == o / 64) b &= ~(std::uint64_t{1} << (o % 64));
+        const std::int64_t place = at + word_rank[j];
         for (; b != 0; b &= b - 1) {
           const int i = detail::lowest_set_bit(b), k = 64 * j + i;
           const std::int64_t p = place + set_bits(ws & below(i));
@@ -374,9 +377,10 @@ struct collapsed_documents {
           pick[c] = k;
           sum[c++] = x;
         }
-        place += set_bits(ws);
       }
-      const int k = draw(t, o, n, set, doc_sum, x, at, o_place, place - at, [&](double u) {
+      const std::int64_t o_place = at + topic_rank(word_set, word_rank, o);
+      const std::int64_t entries = set_size(word_set, word_rank, J);
+      const int k = draw(t, o, n, set, doc_sum, x, at, o_place, entries, [&](double u) {
         int i = 0;
         while (i < c - 1 && !(u < sum[i])) ++i;
         return pick[i];

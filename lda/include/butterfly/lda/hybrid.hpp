@@ -38,7 +38,6 @@ struct hybrid_documents : collapsed_documents {
   std::int64_t long_document;        // the longest document drawn exactly
   const std::int64_t* list_offsets;  // word_buckets' lists
   const std::int32_t* lists;
-  const std::uint16_t* ranks;
   // A device's kernel for this step is compiled for 2 resident blocks of threads, not 4: a
   // long document's token holds its word's tables, its document's and its proposals' values
   // at once, more than 64 registers (the static checks found spills at 4).
@@ -50,7 +49,7 @@ struct hybrid_documents : collapsed_documents {
     const int J = set_words(K);
     const std::int64_t w = words[t], list = list_offsets[w];
     return mh_token_of(*this,
-                       compact_word{word_bits + w * J, ranks + w * J, word_counts + word_entries[w],
+                       compact_word{word_bits + w * J, word_ranks + w * J, word_counts + word_entries[w],
                                     lists + list, list_offsets[w + 1] - list},
                        begin, end, t, n);
   }
