@@ -18,7 +18,7 @@ namespace {
 // a device as many as 1 GiB holds (a thread per document, so a batch should fill the device).
 // The bits do not depend on it: documents are independent within a sweep.
 std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
-  const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::set_words(K) * 8;
+  const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::slot_words(K) * 8;
   const std::int64_t n = b.kernel_memory() == detail::memory::device
                              ? (std::int64_t{1} << 30) / slot_bytes
                              : 256 * std::int64_t{b.threads()};
@@ -62,7 +62,7 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       doc_counts_(executor(), size_of(slots_ * a_.K)),
       picks_(executor(), doc_counts_.size()),
       weights_(executor(), doc_counts_.size()),
-      doc_bits_(executor(), size_of(slots_ * steps::set_words(a_.K))),
+      doc_bits_(executor(), size_of(slots_ * steps::slot_words(a_.K))),
       likelihood_counts_(executor(), a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * a_.K)),
       likelihood_rows_(executor(), likelihood_counts_.size()),
       likelihood_bits_(executor(),

@@ -94,7 +94,7 @@ struct swept {
     doc_counts.resize(M * static_cast<std::size_t>(K));
     picks.resize(doc_counts.size());
     weights.resize(doc_counts.size());
-    doc_bits.resize(M * J);
+    doc_bits.resize(M * static_cast<std::size_t>(steps::slot_words(K)));
   }
 
   // Iteration 3's sweep of every document, writing `topics_out` (the starting z in).

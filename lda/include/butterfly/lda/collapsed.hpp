@@ -42,6 +42,9 @@ namespace butterfly::lda::steps {
 
 // 64-bit words per topic set of K topics (bit k of word k / 64).
 BUTTERFLY_FN int set_words(int K) { return (K + 63) / 64; }
+// 64-bit words per document slot of the sweep: the document's topic set, then the set of its
+// nonempty words (bit j: a topic in 64 j .. 64 j + 63).
+BUTTERFLY_FN int slot_words(int K) { return set_words(K) + set_words(set_words(K)); }
 BUTTERFLY_FN std::uint64_t below(int i) { return (std::uint64_t{1} << i) - 1; }  // bits 0 .. i - 1
 // The number of topics in a word of a set. __CUDA_ARCH__ names nvcc's device pass, which has
 // __popcll instead of the GCC/Clang builtin.
@@ -282,7 +285,8 @@ BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, dou
 // Element i: one sweep over the tokens of document m = first_doc + i in order (see the top
 // of the file), in slot i of the scratch rows: the document's counts (counted from z at the
 // start; during the sweep those of its other tokens as they stand), the set of its topics
-// with a non-zero count (set_words(K) words), and X's topics and running sums (at most K).
+// with a non-zero count and its nonempty words (slot_words(K) words), and X's topics and
+// running sums (at most K).
 // The sampler sweeps the documents a batch of slots at a time, so it holds no M x K counts:
 // a document's counts are needed only while it is swept (the word counts are what the
 // sweep keeps from one iteration to the next). Documents of at least lanes_from tokens are
@@ -304,12 +308,12 @@ struct collapsed_documents {
   double alpha, beta, prior_total;  // prior_total = V beta
   std::uint64_t seed, first_token;
   std::uint32_t iteration;
-  std::int32_t* z;           // the previous iteration's topics in, this iteration's out
-  std::int64_t first_doc;    // the document of slot 0
-  std::int32_t* doc_counts;  // n_mk, K per slot
-  std::uint64_t* doc_bits;   // set_words(K) per slot
-  std::int32_t* picks;       // K per slot
-  double* weights;           // K per slot
+  std::int32_t* z;                      // the previous iteration's topics in, this iteration's out
+  std::int64_t first_doc;               // the document of slot 0
+  std::int32_t* doc_counts;             // n_mk, K per slot
+  std::uint64_t* doc_bits;              // slot_words(K) per slot
+  std::int32_t* picks;                  // K per slot
+  double* weights;                      // K per slot
   std::int64_t lanes_from = INT64_MAX;  // documents this long are collapsed_long_documents'
   static constexpr std::int64_t grain = 4;
 
@@ -321,14 +325,16 @@ struct collapsed_documents {
     const std::int64_t m = first_doc + i, begin = offsets[m], end = offsets[m + 1];
     if (end - begin >= lanes_from) return;
     std::int32_t* const n = doc_counts + i * K;
-    std::uint64_t* const set = doc_bits + i * J;
+    std::uint64_t* const set = doc_bits + i * slot_words(K);
+    std::uint64_t* const used = set + J;  // the set's nonempty words
     std::int32_t* const pick = picks + i * K;
     double* const sum = weights + i * K;
     for (int k = 0; k < K; ++k) n[k] = 0;
-    for (int j = 0; j < J; ++j) set[j] = 0;
+    for (int j = 0; j < slot_words(K); ++j) set[j] = 0;
     for (std::int64_t t = begin; t < end; ++t) {
       ++n[z[t]];
       set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+      used[z[t] / 4096] |= std::uint64_t{1} << (z[t] / 64 % 64);
     }
     double doc_sum = document_sum(n, set);
     for (std::int64_t t = begin; t < end; ++t) {
@@ -356,28 +362,29 @@ struct collapsed_documents {
         prefetch(word_sums + next_at + set_size(word_bits + next, word_ranks + next, J) - 1);
       }
       // The token leaves its document.
-      if (--n[o] == 0) set[o / 64] &= ~(std::uint64_t{1} << (o % 64));
+      if (--n[o] == 0 && (set[o / 64] &= ~(std::uint64_t{1} << (o % 64))) == 0)
+        used[o / 4096] &= ~(std::uint64_t{1} << (o / 64 % 64));
       doc_sum -= scale[o];
-      // X: the topics of both, without o, from the words where the document has topics; each
-      // one's entry by the word's ranks.
+      // X: the topics of both, without o, from the words where the document has topics, in
+      // topic order; each one's entry by the word's ranks.
       const std::uint16_t* const word_rank = word_ranks + static_cast<std::int64_t>(w) * J;
       double x = 0.0;
       int c = 0;
-      for (int j = 0; j < J; ++j) {
-        std::uint64_t b = set[j];
-        if (b == 0) continue;
-        const std::uint64_t ws = word_set[j];
-        b &= ws;
-        if (j == o / 64) b &= ~(std::uint64_t{1} << (o % 64));
-        const std::int64_t place = at + word_rank[j];
-        for (; b != 0; b &= b - 1) {
-          const int i = detail::lowest_set_bit(b), k = 64 * j + i;
-          const std::int64_t p = place + set_bits(ws & below(i));
-          x += static_cast<double>(n[k]) * static_cast<double>(word_counts[p]) * scale[k];
-          pick[c] = k;
-          sum[c++] = x;
+      for (int q = 0; q < slot_words(K) - J; ++q)
+        for (std::uint64_t words_left = used[q]; words_left != 0; words_left &= words_left - 1) {
+          const int j = 64 * q + detail::lowest_set_bit(words_left);
+          const std::uint64_t ws = word_set[j];
+          std::uint64_t b = set[j] & ws;
+          if (j == o / 64) b &= ~(std::uint64_t{1} << (o % 64));
+          const std::int64_t place = at + word_rank[j];
+          for (; b != 0; b &= b - 1) {
+            const int i = detail::lowest_set_bit(b), k = 64 * j + i;
+            const std::int64_t p = place + set_bits(ws & below(i));
+            x += static_cast<double>(n[k]) * static_cast<double>(word_counts[p]) * scale[k];
+            pick[c] = k;
+            sum[c++] = x;
+          }
         }
-      }
       const std::int64_t o_place = at + topic_rank(word_set, word_rank, o);
       const std::int64_t entries = set_size(word_set, word_rank, J);
       const int k = draw(t, o, n, set, doc_sum, x, at, o_place, entries, [&](double u) {
@@ -386,7 +393,10 @@ struct collapsed_documents {
         return pick[i];
       });
       z[t] = k;
-      if (n[k]++ == 0) set[k / 64] |= std::uint64_t{1} << (k % 64);
+      if (n[k]++ == 0) {
+        set[k / 64] |= std::uint64_t{1} << (k % 64);
+        used[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
+      }
       doc_sum += scale[k];
     }
   }
@@ -445,7 +455,8 @@ struct collapsed_documents {
         }
       return k;
     }
-    if ((u -= r) < a) return word_topics[at + search_without(word_sum, entries, u / alpha, o_entry)];
+    if ((u -= r) < a)
+      return word_topics[at + search_without(word_sum, entries, u / alpha, o_entry)];
     return static_cast<int>(search_without(scale_sum, K, (u - a) / (alpha * beta), o));
   }
 };

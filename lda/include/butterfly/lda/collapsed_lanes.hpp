@@ -86,7 +86,7 @@ struct collapsed_long_documents {
     const std::int64_t m = d.first_doc + i, begin = d.offsets[m], end = d.offsets[m + 1];
     if (end - begin < d.lanes_from) return;
     std::int32_t* const n = d.doc_counts + i * K;
-    std::uint64_t* const set = d.doc_bits + i * J;
+    std::uint64_t* const set = d.doc_bits + i * slot_words(K);  // its nonempty words unused here
     std::int32_t* const pick = d.picks + i * K;
     double* const term = d.weights + i * K;  // X's terms, in topic order
     const ints lane = sg.lane();
