@@ -75,7 +75,8 @@ const bench::corpus& long_documents() {
     bench::corpus l = wiki();
     l.name += ", 26 documents per document";
     l.doc_offsets.clear();
-    for (std::int64_t m = 0; m < wiki().M(); m += 26) l.doc_offsets.push_back(wiki().doc_offsets[m]);
+    for (std::int64_t m = 0; m < wiki().M(); m += 26)
+      l.doc_offsets.push_back(wiki().doc_offsets[m]);
     l.doc_offsets.push_back(wiki().N());
     return l;
   }();

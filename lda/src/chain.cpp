@@ -124,6 +124,12 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
         "sampler_options::sweep_blocks must be 1 unless the estimator is collapsed or hybrid, "
         "and from 1 to " +
         std::to_string(max_sweep_blocks) + "; got " + std::to_string(how_.sweep_blocks));
+  // The word tables' ranks, and the pooled sweeps' topics, are 16-bit.
+  if (sweeps_word_tables(how_.estimator) && h_.num_topics > max_table_topics)
+    throw std::invalid_argument("hyperparameters::num_topics must be at most " +
+                                std::to_string(max_table_topics) + " with the " +
+                                estimator_name(how_.estimator) + " estimator; got " +
+                                std::to_string(h_.num_topics));
   if (how_.subgroup_from != 0 && how_.estimator != estimator::collapsed)
     throw std::invalid_argument(
         "sampler_options::subgroup_from must be 0 unless the estimator is collapsed; got " +

@@ -377,6 +377,14 @@ TEST_CASE(
     how.average = lda::max_average;
     CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
   }
+  SECTION("more than max_table_topics topics with collapsed's tables") {
+    for (const auto e : {lda::estimator::collapsed, lda::estimator::hybrid}) {
+      how.estimator = e;
+      h.num_topics = lda::max_table_topics + 1;
+      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
+                        Catch::Contains("num_topics") && Catch::Contains("got 65537"));
+    }
+  }
   SECTION("sweep blocks: none, more than max_sweep_blocks, or with mean, sample or mh") {
     how.sweep_blocks = 2;
     for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {

@@ -121,6 +121,9 @@ struct sampler_options {
 // the lanes of one thread sweep slower than the thread (bench/RESULTS.md).
 inline constexpr std::uint32_t device_subgroup_from = 1024;
 inline constexpr std::uint32_t host_subgroup_from = 0xffffffffu;
+// The most topics of a chain that sweeps collapsed's word tables (collapsed, hybrid): their
+// ranks are 16-bit (steps::word_buckets), as are the pooled sweeps' topics.
+inline constexpr int max_table_topics = 1 << 16;
 // The most blocks a sweep may be cut into (sampler_options::sweep_blocks).
 inline constexpr std::uint32_t max_sweep_blocks = 1024;
 

@@ -90,13 +90,15 @@ struct collapsed_long_documents {
     std::int32_t* const pick = d.picks + i * K;
     double* const term = d.weights + i * K;  // X's terms, in topic order
     const ints lane = sg.lane();
-    for (int k = 0; k < K; k += W) sg.scatter(n, lane + k, varying<SG, std::int32_t>(0), lane + k < K);
+    for (int k = 0; k < K; k += W)
+      sg.scatter(n, lane + k, varying<SG, std::int32_t>(0), lane + k < K);
     for (int j = 0; j < J; j += W) sg.scatter(set, lane + j, bits(0), lane + j < J);
     sg.sync();
     for (std::int64_t t = begin; t < end; ++t) {
       const int k = d.z[t];
       first_lane_update(sg, n + k, [](const auto& c) { return c + 1; });
-      first_lane_update(sg, set + k / 64, [k](const auto& s) { return s | std::uint64_t{1} << (k % 64); });
+      first_lane_update(sg, set + k / 64,
+                        [k](const auto& s) { return s | std::uint64_t{1} << (k % 64); });
     }
     sg.sync();
     double doc_sum = d.document_sum(n, set);
@@ -151,19 +153,19 @@ struct collapsed_long_documents {
       sg.sync();
       double x = 0.0;
       for (int q = 0; q < c; ++q) x += term[q];
-      const int k = d.draw(t, o, n, set, doc_sum, x, at, o_place, place - at,
-                           [&](double u) {
-                             double sum = 0.0;
-                             int q = 0;
-                             for (; q < c - 1; ++q)
-                               if (u < (sum += term[q])) break;
-                             return pick[q];
-                           });
+      const int k = d.draw(t, o, n, set, doc_sum, x, at, o_place, place - at, [&](double u) {
+        double sum = 0.0;
+        int q = 0;
+        for (; q < c - 1; ++q)
+          if (u < (sum += term[q])) break;
+        return pick[q];
+      });
       sg.sync();
       // The token joins topic k's count (its set bit is set whether new or not).
       first_lane_update(sg, d.z + t, [k](const auto&) { return k; });
       first_lane_update(sg, n + k, [](const auto& v) { return v + 1; });
-      first_lane_update(sg, set + k / 64, [k](const auto& s) { return s | std::uint64_t{1} << (k % 64); });
+      first_lane_update(sg, set + k / 64,
+                        [k](const auto& s) { return s | std::uint64_t{1} << (k % 64); });
       doc_sum += d.scale[k];
     }
   }

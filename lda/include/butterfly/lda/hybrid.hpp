@@ -48,10 +48,11 @@ struct hybrid_documents : collapsed_documents {
                                             const std::int32_t* n) const {
     const int J = set_words(K);
     const std::int64_t w = words[t], list = list_offsets[w];
-    return mh_token_of(*this,
-                       compact_word{word_bits + w * J, word_ranks + w * J, word_counts + word_entries[w],
-                                    lists + list, list_offsets[w + 1] - list},
-                       begin, end, t, n);
+    return mh_token_of(
+        *this,
+        compact_word{word_bits + w * J, word_ranks + w * J, word_counts + word_entries[w],
+                     lists + list, list_offsets[w + 1] - list},
+        begin, end, t, n);
   }
 
   BUTTERFLY_FN void operator()(std::int64_t i) const {

@@ -57,9 +57,9 @@ class any
                           dirichlet_rows, column_partials<double, double>, sum_scale,
                           dirichlet_columns, likelihood_blocks, word_gaps, word_buckets,
                           word_bucket_moves, scale_sums, collapsed_documents,
-                          collapsed_long_documents, word_topics,
-                          mh_documents, hybrid_documents, zero_entries<std::int32_t>,
-                          zero_entries<std::int64_t>, token_topic_counts, token_partial_counts> {
+                          collapsed_long_documents, word_topics, mh_documents, hybrid_documents,
+                          zero_entries<std::int32_t>, zero_entries<std::int64_t>,
+                          token_topic_counts, token_partial_counts> {
  public:
   using variant::variant;
 };

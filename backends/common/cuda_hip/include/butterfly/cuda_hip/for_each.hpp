@@ -93,8 +93,8 @@ void for_each_subgroup(const F& f, std::int64_t n) {
     constexpr int W = decltype(width)::value;
     void (*const k)(F, std::int64_t) = kernel::for_each_subgroup<W, F>;
     constexpr std::int64_t warps_per_block = block_threads / W;
-    launch_and_wait(k, resident_blocks(k, (n + warps_per_block - 1) / warps_per_block), nullptr,
-                    f, n);
+    launch_and_wait(k, resident_blocks(k, (n + warps_per_block - 1) / warps_per_block), nullptr, f,
+                    n);
   };
 #if defined(BUTTERFLY_HIP_CPU)
   launch(std::integral_constant<int, 64>{});  // the HIP CPU runtime's wavefront
