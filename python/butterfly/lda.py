@@ -81,6 +81,10 @@ class LDA:
                         documents per topic, where held counts make the chain settle higher;
                         each block adds 1-7 % of a sweep's time (None = the CLI's default: 16
                         for these estimators below 4 training documents per topic, else 1)
+      subgroup_from     with estimator="collapsed": documents of at least this many tokens are
+                        swept by a subgroup each (a warp on a GPU, vector lanes on the host), the
+                        others by a thread each (--subgroup-from; 0 = the backend's default: 1024
+                        on a GPU, none on the host). Never changes the model.
       threads           None = the backend's default; else the OpenMP backend's thread count
                         (a warning on a backend without host threads). Never changes the model.
       checkpoint        path: fit resumes from it when it exists (a checkpoint butterfly-lda train
@@ -101,7 +105,7 @@ class LDA:
                  topic_word_prior=_DEFAULTS["topic_word_prior"], max_iter=_DEFAULTS["max_iter"],
                  random_state=_DEFAULTS["random_state"], algorithm=_DEFAULTS["algorithm"],
                  estimator=_DEFAULTS["estimator"], width=_DEFAULTS["width"], start_topics=None, average=None,
-                 sweep_blocks=None, threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
+                 sweep_blocks=None, subgroup_from=0, threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
                  progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
@@ -114,6 +118,7 @@ class LDA:
         self.start_topics = start_topics
         self.average = average
         self.sweep_blocks = sweep_blocks
+        self.subgroup_from = subgroup_from
         self.threads = threads
         self.checkpoint = checkpoint
         self.checkpoint_every = checkpoint_every
@@ -124,7 +129,7 @@ class LDA:
     def get_params(self, deep=True):
         return {k: getattr(self, k) for k in ("n_components", "doc_topic_prior", "topic_word_prior", "max_iter",
                                               "random_state", "algorithm", "estimator", "width", "start_topics",
-                                              "average", "sweep_blocks",
+                                              "average", "sweep_blocks", "subgroup_from",
                                               "threads",
                                               "checkpoint",
                                               "checkpoint_every", "fold_in_sweeps", "progress")}
@@ -188,7 +193,7 @@ class LDA:
             str(self.algorithm), str(self.estimator), int(self.width),
             None if self.start_topics is None else int(self.start_topics), max_iter,
             None if self.average is None else int(self.average),
-            None if self.sweep_blocks is None else int(self.sweep_blocks),
+            None if self.sweep_blocks is None else int(self.sweep_blocks), int(self.subgroup_from),
             int(self.checkpoint_every), int(self.fold_in_sweeps))
         checkpoint = "" if self.checkpoint is None else os.fspath(self.checkpoint)
         trainer = _butterfly._Trainer(offsets, words, V, vocabulary or [], source, options, checkpoint,

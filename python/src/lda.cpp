@@ -166,7 +166,8 @@ lda::training_options options_of(int num_topics, double alpha, double beta, std:
                                  std::optional<std::uint32_t> start_topics,
                                  std::uint32_t iterations, std::optional<std::uint32_t> average,
                                  std::optional<std::uint32_t> sweep_blocks,
-                                 std::uint32_t checkpoint_every, int fold_in_sweeps) {
+                                 std::uint32_t subgroup_from, std::uint32_t checkpoint_every,
+                                 int fold_in_sweeps) {
   lda::training_options o;
   o.hyper = {num_topics, alpha, beta};
   o.seed = seed;
@@ -177,6 +178,7 @@ lda::training_options options_of(int num_topics, double alpha, double beta, std:
   o.iterations = iterations;
   o.average = average;
   o.sweep_blocks = sweep_blocks;
+  o.subgroup_from = subgroup_from;
   o.eval_every = 0;  // the log-likelihood after the last iteration only (log_likelihood_)
   o.checkpoint_every = checkpoint_every;
   o.fold_in_sweeps = fold_in_sweeps;
@@ -237,7 +239,7 @@ void add_lda(py::module_& m) {
   m.def("_training_defaults", &training_defaults);
   m.def("_training_options", &options_of, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
         "estimator"_a, "width"_a, "start_topics"_a, "iterations"_a, "average"_a, "sweep_blocks"_a,
-        "checkpoint_every"_a, "fold_in_sweeps"_a);
+        "subgroup_from"_a, "checkpoint_every"_a, "fold_in_sweeps"_a);
   py::class_<lda::training_options>(m, "_TrainingOptions");
   py::class_<lda::corpus_file>(m, "_CorpusFile")
       .def(py::init([](std::string format, std::string path, std::string vocab,

@@ -103,6 +103,15 @@ def test_sweep_blocks_are_the_clis(tmp_path):
         butterfly.LDA(max_iter=1, estimator="mh", sweep_blocks=2, progress=False).fit(DOCWORD, vocab=VOCAB)
 
 
+def test_subgroup_from_changes_the_time_not_the_model():
+    threads = butterfly.LDA(max_iter=4, progress=False).fit(DOCWORD, vocab=VOCAB)
+    lanes = butterfly.LDA(max_iter=4, subgroup_from=1, progress=False).fit(DOCWORD, vocab=VOCAB)
+    assert np.array_equal(lanes.components_.view(np.uint32), threads.components_.view(np.uint32))
+    assert np.array_equal(lanes.doc_topic_.view(np.uint32), threads.doc_topic_.view(np.uint32))
+    with pytest.raises(ValueError, match="subgroup_from must be 0 unless the estimator is collapsed"):
+        butterfly.LDA(max_iter=1, estimator="hybrid", subgroup_from=8, progress=False).fit(DOCWORD, vocab=VOCAB)
+
+
 def test_a_sparse_matrix_gives_the_model_of_the_file(ap, fitted):
     from_matrix = butterfly.LDA(max_iter=ITERATIONS, progress=False).fit(ap)
     assert np.array_equal(from_matrix.components_, fitted.components_)
