@@ -4,12 +4,13 @@
 // done; on the host the same code on an array of lanes. The lanes share the cost that grows
 // with K and with the document's topics, X (collapsed.hpp): lane l ANDs words l, l + W, ... of
 // the document's and the word's topic sets, and its topics' terms n_mk n_wk s_k are computed
-// lane-parallel and placed in topic order (each lane's place from a scan of the lanes' topic
-// counts, integers). Departure from a lane-parallel scan of the terms: X's running sum is
-// summed in topic order, one term after the other, as collapsed_documents sums it, so that
-// both forms draw the same topics at any width, and which documents a subgroup sweeps
-// (sampler_options::subgroup_from) does not change the chain. The document's counts and
-// topic set are written by the first lane alone, between the subgroup's syncs.
+// lane-parallel (each entry found by the word's ranks) and placed in topic order (each lane's
+// place from a scan of the lanes' topic counts, integers). Departure from a lane-parallel scan of
+// the terms: X's running sum is summed in topic order, one term after the other, as
+// collapsed_documents sums it, so that both forms draw the same topics at any width, and which
+// documents a subgroup sweeps (sampler_options::subgroup_from) does not change the chain. The
+// document's counts and topic set are written by the first lane alone, between the subgroup's
+// syncs.
 #pragma once
 
 #include <cstdint>
@@ -105,6 +106,7 @@ struct collapsed_long_documents {
     for (std::int64_t t = begin; t < end; ++t) {
       const int o = d.z[t], w = d.words[t];
       const std::uint64_t* const word_set = d.word_bits + static_cast<std::int64_t>(w) * J;
+      const std::uint16_t* const word_rank = d.word_ranks + static_cast<std::int64_t>(w) * J;
       const std::int64_t at = d.word_entries[w];
       // The token leaves its document.
       first_lane_update(sg, n + o, [](const auto& c) { return c - 1; });
@@ -117,20 +119,16 @@ struct collapsed_long_documents {
       }
       doc_sum -= d.scale[o];
       sg.sync();
-      // X: lane l takes words l, l + W, ... of the sets; o's entry on the way.
+      // X: lane l takes words l, l + W, ... of the sets.
       int c = 0;
-      std::int64_t place = at, o_place = at;
       for (int first_word = 0; first_word < J; first_word += W) {
         const ints j = lane + first_word;
         const auto in = j < J;
         const bits ws = sg.gather(word_set, j, in, std::uint64_t{0});
         bits b = sg.gather(set, j, in, std::uint64_t{0}) & ws;
         b = sg.select(j == o / 64, bits(b & ~(std::uint64_t{1} << (o % 64))), b);
-        const longs in_word = lanes_as<std::int64_t>(sg, lane_set_bits(ws));
-        const longs word_place = place + lanes_before<std::int64_t>(sg, in_word);
-        if (o / 64 >= first_word && o / 64 < first_word + W)
-          o_place = sg.shuffle(word_place, o / 64 - first_word) +
-                    set_bits(word_set[o / 64] & below(o % 64));
+        const longs word_place =
+            at + lanes_as<std::int64_t>(sg, sg.gather(word_rank, j, in, std::uint16_t{0}));
         const ints both = lanes_as<int>(sg, lane_set_bits(b));
         ints slot = c + lanes_before<int>(sg, both);
         while (sg.any(b != std::uint64_t{0})) {
@@ -147,19 +145,20 @@ struct collapsed_long_documents {
           slot = slot + sg.select(has, 1, 0);
           b = b & (b - 1);
         }
-        place = sg.shuffle(word_place + in_word, W - 1);  // the last lane's: the chunk's end
-        c = sg.shuffle(slot, W - 1);
+        c = sg.shuffle(slot, W - 1);  // the last lane's: the chunk's end
       }
       sg.sync();
       double x = 0.0;
       for (int q = 0; q < c; ++q) x += term[q];
-      const int k = d.draw(t, o, n, set, doc_sum, x, at, o_place, place - at, [&](double u) {
-        double sum = 0.0;
-        int q = 0;
-        for (; q < c - 1; ++q)
-          if (u < (sum += term[q])) break;
-        return pick[q];
-      });
+      const std::int64_t o_place = at + topic_rank(word_set, word_rank, o);
+      const int k = d.draw(t, o, n, set, doc_sum, x, at, o_place, set_size(word_set, word_rank, J),
+                           [&](double u) {
+                             double sum = 0.0;
+                             int q = 0;
+                             for (; q < c - 1; ++q)
+                               if (u < (sum += term[q])) break;
+                             return pick[q];
+                           });
       sg.sync();
       // The token joins topic k's count (its set bit is set whether new or not).
       first_lane_update(sg, d.z + t, [k](const auto&) { return k; });
