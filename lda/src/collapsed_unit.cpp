@@ -14,14 +14,18 @@ namespace butterfly::lda {
 namespace {
 
 // Documents that collapsed_documents sweeps at once, each with its slot of scratch rows
-// (16 K bytes): on the host enough to keep every thread busy between the batches' joins, on
-// a device as many as 1 GiB holds (a thread per document, so a batch should fill the device).
-// The bits do not depend on it: documents are independent within a sweep.
+// (16 K bytes): on the host enough to keep every thread busy between the batches' joins (256
+// per thread, but at most 8 MiB of them and at least 16 per thread: at K = 10,000, 256 would
+// be 41 MB a thread, a third of a run's memory), on a device as many as 1 GiB holds (a thread
+// per document, so a batch should fill the device). The bits do not depend on it: documents
+// are independent within a sweep.
 std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
   const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::slot_words(K) * 8;
-  const std::int64_t n = b.kernel_memory() == detail::memory::device
-                             ? (std::int64_t{1} << 30) / slot_bytes
-                             : 256 * std::int64_t{b.threads()};
+  const std::int64_t threads = b.threads();
+  const std::int64_t n =
+      b.kernel_memory() == detail::memory::device
+          ? (std::int64_t{1} << 30) / slot_bytes
+          : std::min(256 * threads, std::max(16 * threads, (std::int64_t{8} << 20) / slot_bytes));
   return std::max<std::int64_t>(1, std::min(n, docs));
 }
 
