@@ -116,7 +116,7 @@ fixture& fixture_for(const bench::corpus& c, lda::sampler_options how, int K) {
 
 void lda_iteration(benchmark::State& state, lda::sampler_options how, int K, std::string label,
                    const bench::corpus* corpus) {
-  const bench::corpus& c = corpus ? *corpus : wiki();
+  const bench::corpus& c = *corpus;
   auto& f = fixture_for(c, how, K);
   double z_draw = 0, combine = 0, rest = 0;
   const std::uint64_t copied = f.sampler->copied_bytes();
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   };
-  const bench::corpus* const leads = nullptr;  // wiki()
+  const bench::corpus* const leads = &wiki();
   for (algorithm a : all_algorithms)
     for (int K : {16, 48, 80, 112, 144, 176, 208, 240, 512, 1024})
       add("lda_iteration/" + std::string(name(a)) + "/K:" + std::to_string(K),

@@ -385,9 +385,7 @@ struct collapsed_documents {
             sum[c++] = x;
           }
         }
-      const std::int64_t o_place = at + topic_rank(word_set, word_rank, o);
-      const std::int64_t entries = set_size(word_set, word_rank, J);
-      const int k = draw(t, o, n, set, doc_sum, x, at, o_place, entries, [&](double u) {
+      const int k = draw(t, o, w, n, set, doc_sum, x, [&](double u) {
         int i = 0;
         while (i < c - 1 && !(u < sum[i])) ++i;
         return pick[i];
@@ -413,24 +411,27 @@ struct collapsed_documents {
     return doc_sum;
   }
 
-  // Token t's new topic, once it has left its document (n, set, doc_sum without it) and X is
-  // summed (x, over the topics of both but o): the other buckets' weights, the uniform, and
-  // where it falls. x_topic(u) is X's topic for u < x: the first whose running sum in topic
-  // order exceeds u (the last where rounding leaves none). at and o_place: where the word's
-  // entries and o's entry are; entries: how many the word has.
+  // Token t's new topic (word w, previous topic o), once it has left its document (n, set,
+  // doc_sum without it) and X is summed (x, over the topics of both but o): the other buckets'
+  // weights, the uniform, and where it falls. x_topic(u) is X's topic for u < x: the first
+  // whose running sum in topic order exceeds u (the last where rounding leaves none).
   template <class XTopic>
-  BUTTERFLY_FN int draw(std::int64_t t, int o, const std::int32_t* n, const std::uint64_t* set,
-                        double doc_sum, double x, std::int64_t at, std::int64_t o_place,
-                        std::int64_t entries, const XTopic& x_topic) const {
+  BUTTERFLY_FN int draw(std::int64_t t, int o, int w, const std::int32_t* n,
+                        const std::uint64_t* set, double doc_sum, double x,
+                        const XTopic& x_topic) const {
     const int J = set_words(K);
+    // The word's entries, o's among them, and how many there are.
+    const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
+    const std::uint16_t* const word_rank = word_ranks + static_cast<std::int64_t>(w) * J;
+    const std::int64_t at = word_entries[w], o_entry = topic_rank(word_set, word_rank, o),
+                       entries = set_size(word_set, word_rank, J);
     const double* const word_sum = word_sums + at;
     // o's weight, without the token's own count in n_wo and n_o.
-    const double phi_o = (static_cast<double>(word_counts[o_place] - 1) + beta) /
+    const double phi_o = (static_cast<double>(word_counts[at + o_entry] - 1) + beta) /
                          (static_cast<double>(totals[o] - 1) + prior_total);
     const double own = (static_cast<double>(n[o]) + alpha) * phi_o;
     double r = beta * (doc_sum - static_cast<double>(n[o]) * scale[o]);
     r = r > 0.0 ? r : 0.0;
-    const std::int64_t o_entry = o_place - at;
     const double word_o = word_sum[o_entry] - (o_entry > 0 ? word_sum[o_entry - 1] : 0.0);
     double a = alpha * (word_sum[entries - 1] - word_o);
     a = a > 0.0 ? a : 0.0;

@@ -150,15 +150,13 @@ struct collapsed_long_documents {
       sg.sync();
       double x = 0.0;
       for (int q = 0; q < c; ++q) x += term[q];
-      const std::int64_t o_place = at + topic_rank(word_set, word_rank, o);
-      const int k = d.draw(t, o, n, set, doc_sum, x, at, o_place, set_size(word_set, word_rank, J),
-                           [&](double u) {
-                             double sum = 0.0;
-                             int q = 0;
-                             for (; q < c - 1; ++q)
-                               if (u < (sum += term[q])) break;
-                             return pick[q];
-                           });
+      const int k = d.draw(t, o, w, n, set, doc_sum, x, [&](double u) {
+        double sum = 0.0;
+        int q = 0;
+        for (; q < c - 1; ++q)
+          if (u < (sum += term[q])) break;
+        return pick[q];
+      });
       sg.sync();
       // The token joins topic k's count (its set bit is set whether new or not).
       first_lane_update(sg, d.z + t, [k](const auto&) { return k; });
