@@ -36,7 +36,7 @@ void sweep_pool::scale(const step_runner& steps, const chain_arrays& a, double p
   partials();
   steps::mean_scale n_k{};
   n_k.partial = partial_.data();
-  n_k.chunks = a.chunks;
+  n_k.chunks = a.count_chunks(c_.combiner() != nullptr);
   n_k.K = a.K;
   n_k.prior_total = static_cast<double>(c_.docs().vocab_size) * prior;
   n_k.scale = scale_.data();
