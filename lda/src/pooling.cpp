@@ -4,13 +4,11 @@
 
 namespace butterfly::lda {
 
-sweep_pool::sweep_pool(const chain& c, const detail::executor& b, std::size_t tokens)
+sweep_pool::sweep_pool(const chain& c, const detail::executor& b, const chain_arrays& a)
     : c_(c),
       at_(pooled_sweeps(c.options())),
-      kept_(b, at_.size() * tokens),
-      partial_(b, at_.empty() ? 0
-                              : size_of((c.docs().vocab_size + steps::word_chunk - 1) /
-                                        steps::word_chunk * c.hyper().num_topics)),
+      kept_(b, at_.size() * a.host.z.size()),
+      partial_(b, at_.empty() ? 0 : size_of(a.count_chunks(c.combiner() != nullptr) * a.K)),
       scale_(b, at_.empty() ? 0 : size_of(c.hyper().num_topics)) {}
 
 std::size_t sweep_pool::kept_by(std::uint32_t i) const {

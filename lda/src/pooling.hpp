@@ -14,7 +14,7 @@ namespace butterfly::lda {
 
 class sweep_pool {
  public:
-  sweep_pool(const chain& c, const detail::executor& b, std::size_t tokens);
+  sweep_pool(const chain& c, const detail::executor& b, const chain_arrays& a);
   // The pooled sweeps run by iteration i (those kept after it).
   std::size_t kept_by(std::uint32_t i) const;
   // The sweeps pooled with z after iteration i: those before it.

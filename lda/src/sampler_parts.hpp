@@ -19,7 +19,7 @@ struct sampler::parts {
   parts(const sampler& s, state&& st)
       : steps(s),
         a(s.c_, s.b_, std::move(st)),
-        pool(s.c_, s.b_, a.host.z.size()),
+        pool(s.c_, s.b_, a),
         unit(make_estimator_unit({s.c_, steps, a})),
         likelihood(s.b_, size_of(likelihood_blocks_of(s.c_))) {}
 
