@@ -62,7 +62,7 @@ chain_arrays::chain_arrays(const chain& c, const detail::executor& b, state&& st
       n_wk(b, dense_word_counts(c) ? size_of(c.docs().vocab_size * c.hyper().num_topics) : 0),
       K(c.hyper().num_topics),
       chunks((c.docs().vocab_size + steps::word_chunk - 1) / steps::word_chunk),
-      token_chunks(b.kernel_memory() == detail::memory::device
+      count_chunks(c.combiner() || b.kernel_memory() == detail::memory::device
                        ? chunks
                        : std::clamp<std::int64_t>(c.part().num_tokens() / (16 * std::int64_t{K}), 1,
                                                   chunks)),
@@ -83,7 +83,7 @@ steps::token_partials chain_arrays::chunk_partials(std::int64_t tokens, std::int
   steps::token_partials s{};
   s.z = z.data();
   s.tokens = tokens;
-  s.chunks = token_chunks;
+  s.chunks = count_chunks;
   s.K = K;
   s.partial = partial;
   s.pooled = pooled;

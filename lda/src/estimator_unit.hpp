@@ -71,15 +71,13 @@ struct chain_arrays {
   state_array<std::int32_t> n_mk, n_wk;
   int K;
   std::int64_t chunks;  // word chunks of the column partials (steps::word_chunk)
-  // Chunks of the token partials (chunk_partials). On host memory each chunk's row of K is
-  // zeroed and summed once per count, so a chunk holds at least 16 K tokens: the word chunks
-  // (V / 256 of them) at K = 10,000 zeroed and summed 17 MB per count on 20news, a count per
-  // block of the sweep. On device memory the word chunks, which spread the atomic adds.
+  // The chunks of n_k's partial sums. With a count combiner those of the column partials of
+  // n_wk; on device memory the word chunks too, which spread the token partials' atomic adds.
+  // Otherwise the token partials' (chunk_partials): each chunk's row of K is zeroed and summed
+  // once per count, so a chunk holds at least 16 K tokens (the word chunks, V / 256 of them, at
+  // K = 10,000 zeroed and summed 17 MB per count on 20news, a count per block of the sweep).
   // n_k is an integer sum: the same for any number of chunks.
-  std::int64_t token_chunks;
-  // The chunks of n_k's partial sums: the column partials' where the counts are combined
-  // (column_partials of n_wk), else the token partials'.
-  std::int64_t count_chunks(bool combined) const { return combined ? chunks : token_chunks; }
+  std::int64_t count_chunks;
   state_array<double> scale;  // per topic: 1 / (n_k + V beta), or 1 / phi's column sum
 
   // steps::topic_counts of z into `counts`: the shard's documents' rows (n_mk) or its words'

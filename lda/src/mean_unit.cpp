@@ -3,8 +3,7 @@
 namespace butterfly::lda {
 
 mean_unit::mean_unit(const context& x)
-    : estimator_unit(x),
-      count_partial_(executor(), size_of(a_.count_chunks(c_.combiner() != nullptr) * a_.K)) {}
+    : estimator_unit(x), count_partial_(executor(), size_of(a_.count_chunks * a_.K)) {}
 
 // Every z is a valid topic here: theta and phi entries are floored at probability_floor, so
 // no token's products are all zero and the draw never writes -1.
@@ -21,7 +20,7 @@ double mean_unit::estimate(std::uint32_t i) {
   }
   steps::mean_scale n_k{};
   n_k.partial = count_partial_.data();
-  n_k.chunks = a_.count_chunks(c_.combiner() != nullptr);
+  n_k.chunks = a_.count_chunks;
   n_k.K = K;
   n_k.prior_total = static_cast<double>(V) * c_.hyper().beta;
   n_k.scale = a_.scale.data();

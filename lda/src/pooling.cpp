@@ -8,7 +8,7 @@ sweep_pool::sweep_pool(const chain& c, const detail::executor& b, const chain_ar
     : c_(c),
       at_(pooled_sweeps(c.options())),
       kept_(b, at_.size() * a.host.z.size()),
-      partial_(b, at_.empty() ? 0 : size_of(a.count_chunks(c.combiner() != nullptr) * a.K)),
+      partial_(b, at_.empty() ? 0 : size_of(a.count_chunks * a.K)),
       scale_(b, at_.empty() ? 0 : size_of(c.hyper().num_topics)) {}
 
 std::size_t sweep_pool::kept_by(std::uint32_t i) const {
@@ -34,7 +34,7 @@ void sweep_pool::scale(const step_runner& steps, const chain_arrays& a, double p
   partials();
   steps::mean_scale n_k{};
   n_k.partial = partial_.data();
-  n_k.chunks = a.count_chunks(c_.combiner() != nullptr);
+  n_k.chunks = a.count_chunks;
   n_k.K = a.K;
   n_k.prior_total = static_cast<double>(c_.docs().vocab_size) * prior;
   n_k.scale = scale_.data();
