@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -145,6 +146,10 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
                                 std::to_string(part_.end_doc) + ") does not fit the " +
                                 std::to_string(docs_.num_docs()) + " documents");
   const std::int64_t V = docs_.vocab_size, N = part_.num_tokens();
+  if (N > std::int64_t{UINT32_MAX})
+    throw std::invalid_argument("shard of " + std::to_string(N) +
+                                " tokens: one process holds at most 4294967295 (2^32 - 1); run "
+                                "more processes (MPI ranks)");
   shard_index& x = index_;
   x.words = {docs_.words.data() + part_.first_token, static_cast<std::size_t>(N)};
   x.doc_offsets.resize(static_cast<std::size_t>(part_.num_docs() + 1));
@@ -161,7 +166,8 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
   for (std::int64_t w = 0; w < V; ++w) x.word_offsets[w + 1] += x.word_offsets[w];
   x.word_tokens.resize(static_cast<std::size_t>(N));
   std::vector<std::int64_t> next(x.word_offsets.begin(), x.word_offsets.end() - 1);
-  for (std::int64_t t = 0; t < N; ++t) x.word_tokens[next[x.words[t]]++] = t;
+  for (std::int64_t t = 0; t < N; ++t)
+    x.word_tokens[next[x.words[t]]++] = static_cast<std::uint32_t>(t);
 }
 
 state chain::initial_state() const { return sampler(*this).take(); }

@@ -29,13 +29,15 @@ std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
   return std::max<std::int64_t>(1, std::min(n, docs));
 }
 
-// Where each word's entries go (V + 1): as many places as the word can have topics,
-// min(its tokens in the whole corpus, K).
-std::vector<std::int64_t> entry_places(const chain& c) {
+// Where each word's entries go (V + 1): as many places as the word can have topics, min(its
+// tokens in the whole corpus, K); or where its topic set's stored words go (word_sets, sets):
+// its room, by its tokens in the whole corpus.
+std::vector<std::int64_t> word_places(const chain& c, bool sets) {
   std::vector<std::int64_t> offsets(size_of(c.docs().vocab_size + 1), 0);
   for (const std::int32_t w : c.docs().words) ++offsets[size_of(w) + 1];
-  const std::int64_t K = c.hyper().num_topics;
-  for (std::int64_t& n : offsets) n = n < K ? n : K;
+  const int K = c.hyper().num_topics;
+  for (std::int64_t& n : offsets) n = sets ? steps::set_room(K, n) : std::min<std::int64_t>(n, K);
+  offsets[0] = 0;
   for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
   return offsets;
 }
@@ -55,12 +57,17 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
     : mean_unit(x),
       totals_(executor(), size_of(a_.K)),
       gathered_(executor(), a_.host.z.size()),
-      entry_places_(entry_places(c_)),
+      entry_places_(word_places(c_, false)),
       entries_(executor(), entry_places_.data(), entry_places_.size()),
       entry_topics_(executor(), size_of(entry_places_.back())),
       entry_counts_(executor(), entry_topics_.size()),
       entry_sums_(executor(), entry_topics_.size()),
-      word_bits_(executor(), size_of(c_.docs().vocab_size * steps::set_words(a_.K))),
+      set_places_(word_places(c_, true)),
+      set_offsets_(executor(), set_places_.data(), set_places_.size()),
+      set_heads_(executor(),
+                 size_of(c_.docs().vocab_size * (1 + steps::set_words(steps::set_words(a_.K))))),
+      set_words_(executor(), size_of(set_places_.back())),
+      set_ranks_(executor(), set_words_.size()),
       scale_sum_(executor(), size_of(a_.K)),
       slots_(sweep_slots(executor(), a_.K, c_.part().num_docs())),
       doc_counts_(executor(), size_of(slots_ * a_.K)),
@@ -75,7 +82,6 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       list_places_(lists ? word_list_places(c_) : std::vector<std::int64_t>(1, 0)),
       list_offsets_(executor(), list_places_.data(), list_places_.size()),
       lists_(executor(), size_of(list_places_.back())),
-      ranks_(executor(), word_bits_.size()),
       moved_end_(c_.part().num_tokens()),
       longest_(longest_document(c_)) {}
 
@@ -99,13 +105,12 @@ void collapsed_unit::make_tables() {
   buckets.scale = a_.scale.data();
   buckets.entries = entries_.data();
   buckets.K = a_.K;
-  buckets.bits = word_bits_.data();
+  buckets.sets = word_sets();
   buckets.topics = entry_topics_.data();
   buckets.topic_counts = entry_counts_.data();
   buckets.sums = entry_sums_.data();
   buckets.list_offsets = list_offsets_.data();
   buckets.lists = lists_.size() != 0 ? lists_.data() : nullptr;
-  buckets.ranks = ranks_.data();
   // The same tables either way; the moves read only the moved tokens' topics from z, where
   // the build reads every token's at random.
   if (buckets.counts == nullptr && 2 * (moved_end_ - moved_first_) < c_.part().num_tokens())
@@ -127,14 +132,17 @@ void collapsed_unit::sweep(std::uint32_t i) {
   sweep_documents(s, i);
 }
 
+steps::word_sets collapsed_unit::word_sets() {
+  return {a_.K, set_offsets_.data(), set_heads_.data(), set_words_.data(), set_ranks_.data()};
+}
+
 steps::collapsed_documents collapsed_unit::documents(std::uint32_t i) {
   const hyperparameters& h = c_.hyper();
   steps::collapsed_documents s{};
   s.offsets = a_.offsets.data();
   s.words = a_.words.data();
   s.word_entries = entries_.data();
-  s.word_bits = word_bits_.data();
-  s.word_ranks = ranks_.data();
+  s.sets = word_sets();
   s.word_topics = entry_topics_.data();
   s.word_counts = entry_counts_.data();
   s.word_sums = entry_sums_.data();
@@ -167,10 +175,10 @@ void collapsed_unit::posterior_means() {
   run(word_rows(0, a_.phi.data()), c_.docs().vocab_size);
 }
 
-steps::posterior_mean_words collapsed_unit::word_rows(std::int64_t first, float* out) const {
+steps::posterior_mean_words collapsed_unit::word_rows(std::int64_t first, float* out) {
   steps::posterior_mean_words s{};
   s.entries = entries_.data() + first;
-  s.bits = word_bits_.data() + first * steps::set_words(a_.K);
+  s.sets = word_sets().from(first);
   s.topics = entry_topics_.data();
   s.counts = entry_counts_.data();
   s.scale = a_.scale.data();

@@ -69,17 +69,24 @@ class collapsed_unit : public mean_unit {
   void posterior_means() override;
   std::int64_t* totals() override { return totals_.data(); }
   // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
-  steps::posterior_mean_words word_rows(std::int64_t first, float* out) const;
+  steps::posterior_mean_words word_rows(std::int64_t first, float* out);
+  steps::word_sets word_sets();  // the words' topic sets, as word_buckets keeps them
 
   state_array<std::int64_t> totals_;  // n_k of the previous iteration
   // word_buckets: room for the topics gathered by word (one per token); the words' entries
-  // (their places, topics, counts and running sums) and topic sets; scale_sums' running sums.
+  // (their places, topics, counts and running sums) and topic sets (word_sets: where each
+  // word's stored words go, the words' heads, the stored words and their ranks); scale_sums'
+  // running sums.
   state_array<std::int32_t> gathered_;
   std::vector<std::int64_t> entry_places_;
   detail::mirror<const std::int64_t> entries_;
   state_array<std::int32_t> entry_topics_, entry_counts_;
   state_array<double> entry_sums_;
-  state_array<std::uint64_t> word_bits_;
+  std::vector<std::int64_t> set_places_;
+  detail::mirror<const std::int64_t> set_offsets_;
+  state_array<std::uint64_t> set_heads_;
+  state_array<std::uint64_t> set_words_;
+  state_array<std::uint16_t> set_ranks_;
   state_array<double> scale_sum_;
   // The slots of the documents swept at once: their counts, X's topics and running sums,
   // their topic sets.
@@ -96,7 +103,6 @@ class collapsed_unit : public mean_unit {
   std::vector<std::int64_t> list_places_;
   detail::mirror<const std::int64_t> list_offsets_;
   state_array<std::int32_t> lists_;
-  state_array<std::uint16_t> ranks_;
   bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
   // The shard's tokens whose topics may have moved since word_buckets gathered them: a range
   // that holds them all (every token, until the first build).

@@ -65,7 +65,8 @@ struct chain_arrays {
   detail::mirror<std::int32_t> z;
   detail::mirror<const std::int64_t> offsets;  // the shard's documents, from 0
   detail::mirror<const std::int32_t> words;
-  detail::mirror<const std::int64_t> word_offsets, word_tokens;  // the tokens grouped by word
+  detail::mirror<const std::int64_t> word_offsets;  // the tokens grouped by word
+  detail::mirror<const std::uint32_t> word_tokens;
   // n_mk (empty where !holds) and n_wk (empty for collapsed in one process, whose tables
   // come from z: word_buckets; with a count combiner, the combined counts).
   state_array<std::int32_t> n_mk, n_wk;

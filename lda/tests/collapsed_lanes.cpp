@@ -23,9 +23,10 @@ struct swept {
   int K;
   double alpha = 0.1, beta = 0.01;
   std::int64_t V = 40;
-  std::vector<std::int64_t> offsets{0}, word_offsets, word_tokens, entries, totals;
+  std::vector<std::int64_t> offsets{0}, word_offsets, entries, set_places, totals;
+  std::vector<std::uint32_t> word_tokens;
   std::vector<std::int32_t> words, z, gathered, topics, counts, doc_counts, picks;
-  std::vector<std::uint64_t> word_bits, doc_bits;
+  std::vector<std::uint64_t> heads, set_words, doc_bits;
   std::vector<std::uint16_t> ranks;
   std::vector<double> scale, sums, scale_sum, weights;
 
@@ -48,32 +49,37 @@ struct swept {
       offsets.push_back(static_cast<std::int64_t>(words.size()));
     }
     const std::int64_t N = offsets.back();
-    // The tokens grouped by word, in token order; each word's places, min(n_w, K).
+    // The tokens grouped by word, in token order; each word's places, min(n_w, K), and its
+    // set's room (steps::set_room).
     word_offsets.assign(static_cast<std::size_t>(V + 1), 0);
     for (const std::int32_t w : words) ++word_offsets[static_cast<std::size_t>(w) + 1];
-    entries = word_offsets;
+    entries = set_places = word_offsets;
     for (auto& e : entries) e = e < K ? e : K;
+    for (std::size_t w = 1; w < set_places.size(); ++w)
+      set_places[w] = steps::set_room(K, set_places[w]);
     for (std::size_t w = 1; w < word_offsets.size(); ++w) {
       word_offsets[w] += word_offsets[w - 1];
       entries[w] += entries[w - 1];
+      set_places[w] += set_places[w - 1];
     }
     std::vector<std::int64_t> next(word_offsets.begin(), word_offsets.end() - 1);
     word_tokens.resize(static_cast<std::size_t>(N));
     for (std::int64_t t = 0; t < N; ++t)
-      word_tokens[static_cast<std::size_t>(next[static_cast<std::size_t>(words[t])]++)] = t;
+      word_tokens[static_cast<std::size_t>(next[static_cast<std::size_t>(words[t])]++)] =
+          static_cast<std::uint32_t>(t);
     totals.assign(static_cast<std::size_t>(K), 0);
     for (const std::int32_t k : z) ++totals[static_cast<std::size_t>(k)];
     scale.resize(static_cast<std::size_t>(K));
     for (int k = 0; k < K; ++k)
       scale[static_cast<std::size_t>(k)] = 1.0 / (static_cast<double>(totals[k]) + V * beta);
     const std::size_t places = static_cast<std::size_t>(entries.back());
-    const std::size_t J = static_cast<std::size_t>(steps::set_words(K));
     gathered.resize(static_cast<std::size_t>(N));
     topics.resize(places);
     counts.resize(places);
     sums.resize(places);
-    word_bits.resize(static_cast<std::size_t>(V) * J);
-    ranks.resize(word_bits.size());
+    heads.resize(static_cast<std::size_t>(V * (1 + steps::set_words(steps::set_words(K)))));
+    set_words.resize(static_cast<std::size_t>(set_places.back()));
+    ranks.resize(set_words.size());
     steps::word_buckets b{};
     b.token_offsets = word_offsets.data();
     b.tokens = word_tokens.data();
@@ -82,11 +88,10 @@ struct swept {
     b.scale = scale.data();
     b.entries = entries.data();
     b.K = K;
-    b.bits = word_bits.data();
+    b.sets = sets();
     b.topics = topics.data();
     b.topic_counts = counts.data();
     b.sums = sums.data();
-    b.ranks = ranks.data();
     for (std::int64_t w = 0; w < V; ++w) b(w);
     scale_sum.resize(static_cast<std::size_t>(K));
     steps::scale_sums{scale.data(), K, scale_sum.data()}(0);
@@ -97,14 +102,17 @@ struct swept {
     doc_bits.resize(M * static_cast<std::size_t>(steps::slot_words(K)));
   }
 
+  steps::word_sets sets() {
+    return {K, set_places.data(), heads.data(), set_words.data(), ranks.data()};
+  }
+
   // Iteration 3's sweep of every document, writing `topics_out` (the starting z in).
   steps::collapsed_documents documents(std::vector<std::int32_t>& topics_out) {
     steps::collapsed_documents s{};
     s.offsets = offsets.data();
     s.words = words.data();
     s.word_entries = entries.data();
-    s.word_bits = word_bits.data();
-    s.word_ranks = ranks.data();
+    s.sets = sets();
     s.word_topics = topics.data();
     s.word_counts = counts.data();
     s.word_sums = sums.data();
@@ -144,7 +152,7 @@ TEST_CASE(
     "lda: a document swept by a subgroup's lanes draws the topics the sweep by one thread draws, "
     "at every width",
     "[lda][collapsed]") {
-  for (const int K : {1, 64, 130, 1000}) {
+  for (const int K : {1, 64, 130, 1000, 4200}) {  // 4200: two mask words of a word's set
     swept st(K, static_cast<std::uint32_t>(K));
     std::vector<std::int32_t> want = st.z;
     const steps::collapsed_documents one = st.documents(want);

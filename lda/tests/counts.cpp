@@ -22,7 +22,8 @@ namespace {
 
 // Tokens of V words in a shuffled corpus order; word w has lengths[w] tokens.
 struct word_tokens {
-  std::vector<std::int64_t> offsets{0}, tokens;
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::uint32_t> tokens;
   std::vector<std::int32_t> z;
 };
 
@@ -31,7 +32,8 @@ word_tokens make(const std::vector<std::int64_t>& lengths, int K, std::uint32_t 
   for (const std::int64_t n : lengths) c.offsets.push_back(c.offsets.back() + n);
   const std::int64_t N = c.offsets.back();
   c.tokens.resize(static_cast<std::size_t>(N));
-  for (std::int64_t t = 0; t < N; ++t) c.tokens[static_cast<std::size_t>(t)] = t;
+  for (std::int64_t t = 0; t < N; ++t)
+    c.tokens[static_cast<std::size_t>(t)] = static_cast<std::uint32_t>(t);
   std::mt19937 gen(seed);
   std::shuffle(c.tokens.begin(), c.tokens.end(), gen);
   std::uniform_int_distribution<std::int32_t> topic(0, K - 1);
@@ -49,22 +51,45 @@ std::vector<std::int32_t> dense_counts(const word_tokens& c, std::int64_t V, int
   return counts;
 }
 
+// Where each word's stored set words go (word_sets): its room, steps::set_room.
+std::vector<std::int64_t> set_places(const std::vector<std::int64_t>& lengths, int K) {
+  std::vector<std::int64_t> places{0};
+  for (const std::int64_t n : lengths) places.push_back(places.back() + steps::set_room(K, n));
+  return places;
+}
+
 // word_buckets' outputs for V words of K topics in the given places, every element set to a
 // value no step writes.
 struct tables {
-  tables(std::int64_t V, int K, std::size_t places, std::size_t tokens)
-      : bits(static_cast<std::size_t>(V * steps::set_words(K)), ~std::uint64_t{0}),
+  tables(const std::vector<std::int64_t>& lengths, int K, std::size_t places, std::size_t tokens)
+      : set_offsets(set_places(lengths, K)),
+        heads(lengths.size() * static_cast<std::size_t>(1 + steps::set_words(steps::set_words(K))),
+              ~std::uint64_t{0}),
+        words(static_cast<std::size_t>(set_offsets.back()), ~std::uint64_t{0}),
+        ranks(words.size(), 0xffff),
         topics(places, -1),
         topic_counts(places, -1),
         sums(places, -1.0),
         gathered(tokens, -1),
-        lists(tokens, -1),
-        ranks(bits.size(), 0xffff) {}
-  std::vector<std::uint64_t> bits;
+        lists(tokens, -1) {}
+  std::vector<std::int64_t> set_offsets;
+  std::vector<std::uint64_t> heads, words;
+  std::vector<std::uint16_t> ranks;
   std::vector<std::int32_t> topics, topic_counts;
   std::vector<double> sums;
   std::vector<std::int32_t> gathered, lists;
-  std::vector<std::uint16_t> ranks;
+  steps::word_sets sets(int K) {
+    return {K, set_offsets.data(), heads.data(), words.data(), ranks.data()};
+  }
+  // Word w's stored set words and their ranks.
+  std::vector<std::uint64_t> stored(int K, std::int64_t w) {
+    const auto at = words.begin() + set_offsets[static_cast<std::size_t>(w)];
+    return std::vector<std::uint64_t>(at, at + sets(K).stored_words(w));
+  }
+  std::vector<std::uint16_t> stored_ranks(int K, std::int64_t w) {
+    const auto at = ranks.begin() + set_offsets[static_cast<std::size_t>(w)];
+    return std::vector<std::uint16_t>(at, at + sets(K).stored_words(w));
+  }
   // word_buckets writing here (without lists, and without the source of its topics).
   steps::word_buckets step(const std::vector<std::int64_t>& entries,
                            const std::vector<double>& scale, int K) {
@@ -72,33 +97,46 @@ struct tables {
     s.scale = scale.data();
     s.entries = entries.data();
     s.K = K;
-    s.bits = bits.data();
+    s.sets = sets(K);
     s.topics = topics.data();
     s.topic_counts = topic_counts.data();
     s.sums = sums.data();
     s.gathered = gathered.data();
-    s.ranks = ranks.data();
     return s;
   }
 };
 
 // Each word's set and entries are its topics of non-zero count, in topic order, with the
-// counts and their running sums of n_wk s_k, in its places; the word's tokens' topics gathered.
+// counts and their running sums of n_wk s_k, in its places; each topic's rank in the set is
+// its entry's place, and the set's size the word's topics; the mask marks exactly its nonempty
+// 64-bit words, and the set stores those alone within the word's room, or all its words where
+// the room is the whole set; the word's tokens' topics gathered.
 void require_entries(const word_tokens& c, const std::vector<std::int32_t>& counts, int K,
                      const std::vector<std::int64_t>& entries, const std::vector<double>& scale,
-                     const tables& t) {
-  const int J = steps::set_words(K);
+                     tables& t) {
+  const steps::word_sets sets = t.sets(K);
   for (std::size_t w = 0; w + 1 < entries.size(); ++w) {
     INFO("K = " << K << ", word " << w << " with " << c.offsets[w + 1] - c.offsets[w] << " tokens");
+    const auto v = static_cast<std::int64_t>(w);
     std::int64_t e = entries[w];
     double sum = 0.0;
+    std::int64_t nonempty = 0;
+    for (int j = 0; j < steps::set_words(K); ++j) {
+      bool any = false;
+      for (int k = 64 * j; k < std::min(K, 64 * j + 64); ++k)
+        any = any || counts[w * static_cast<std::size_t>(K) + static_cast<std::size_t>(k)] > 0;
+      REQUIRE(sets.of(v).nonempty(j) == any);
+      nonempty += any;
+    }
+    const std::int64_t room = t.set_offsets[w + 1] - t.set_offsets[w];
+    REQUIRE(sets.of(v).dense == (room == steps::set_words(K)));
+    REQUIRE(sets.stored_words(v) == (sets.of(v).dense ? room : nonempty));
+    REQUIRE(nonempty <= room);
     for (int k = 0; k < K; ++k) {
       const std::int32_t n = counts[w * static_cast<std::size_t>(K) + static_cast<std::size_t>(k)];
-      const bool in_set =
-          (t.bits[w * static_cast<std::size_t>(J) + static_cast<std::size_t>(k / 64)] >> (k % 64)) &
-          1;
-      REQUIRE(in_set == (n > 0));
+      REQUIRE(sets.contains(v, k) == (n > 0));
       if (n == 0) continue;
+      REQUIRE(sets.rank(v, k) == e - entries[w]);
       sum += n * scale[static_cast<std::size_t>(k)];
       REQUIRE(t.topics[static_cast<std::size_t>(e)] == k);
       REQUIRE(t.topic_counts[static_cast<std::size_t>(e)] == n);
@@ -106,6 +144,8 @@ void require_entries(const word_tokens& c, const std::vector<std::int32_t>& coun
       ++e;
     }
     REQUIRE(e <= entries[w + 1]);
+    REQUIRE(sets.size(v) == e - entries[w]);
+    REQUIRE(sets.of(v).words == t.words.data() + t.set_offsets[w]);
     for (std::int64_t i = c.offsets[w]; i < c.offsets[w + 1]; ++i)
       REQUIRE(t.gathered[static_cast<std::size_t>(i)] ==
               c.z[static_cast<std::size_t>(c.tokens[static_cast<std::size_t>(i)])]);
@@ -194,7 +234,8 @@ TEST_CASE(
     "lda counts: word_buckets from z makes the entries it makes from n_wk, and phi from them is "
     "the counts' phi",
     "[lda][counts]") {
-  const int K = GENERATE(1, 64, 130);  // one word of topic bits, exactly one, three
+  // One word of topic bits, exactly one, three; 66, two mask words (word_sets).
+  const int K = GENERATE(1, 64, 130, 4200);
   std::vector<std::int64_t> lengths;
   for (std::int64_t n = 0; n <= 40; ++n) lengths.push_back(n);
   lengths.push_back(900);  // more tokens than topics: every topic, several times
@@ -208,7 +249,7 @@ TEST_CASE(
   for (const std::int64_t n : lengths)
     entries.push_back(entries.back() + std::min<std::int64_t>(n, K));
   const auto places = static_cast<std::size_t>(entries.back());
-  tables dense(V, K, places, c.z.size()), from_z(V, K, places, c.z.size());
+  tables dense(lengths, K, places, c.z.size()), from_z(lengths, K, places, c.z.size());
   // The two ways differ in where the topics come from: n_wk's rows, or z's tokens by word.
   steps::word_buckets of_counts = dense.step(entries, scale, K);
   of_counts.counts = counts.data();
@@ -221,8 +262,10 @@ TEST_CASE(
     of_z(w);
   }
   require_entries(c, counts, K, entries, scale, from_z);
-  // Both ways the same bits, the places past a word's entries untouched alike.
-  REQUIRE(from_z.bits == dense.bits);
+  // Both ways the same bits, the places past a word's entries and stored words untouched alike.
+  REQUIRE(from_z.heads == dense.heads);
+  REQUIRE(from_z.words == dense.words);
+  REQUIRE(from_z.ranks == dense.ranks);
   REQUIRE(from_z.topics == dense.topics);
   REQUIRE(from_z.topic_counts == dense.topic_counts);
   REQUIRE(from_z.sums == dense.sums);
@@ -231,7 +274,7 @@ TEST_CASE(
                                                phi_counts.data()};
   for (std::int64_t i = 0; i < V * K; ++i) by_entry(i);
   const steps::posterior_mean_words by_word{entries.data(),
-                                            from_z.bits.data(),
+                                            from_z.sets(K),
                                             from_z.topics.data(),
                                             from_z.topic_counts.data(),
                                             scale.data(),
@@ -240,13 +283,22 @@ TEST_CASE(
                                             phi_entries.data()};
   for (std::int64_t w = 0; w < V; ++w) by_word(w);
   REQUIRE(phi_entries == phi_counts);
+  // The rows of the words from a later one on, as the model files take them a chunk at a time.
+  const std::int64_t first = V / 2;
+  std::vector<float> later(static_cast<std::size_t>((V - first) * K), -1.0f);
+  steps::posterior_mean_words from_first = by_word;
+  from_first.entries = entries.data() + first;
+  from_first.sets = from_z.sets(K).from(first);
+  from_first.out = later.data();
+  for (std::int64_t w = 0; w < V - first; ++w) from_first(w);
+  REQUIRE(later == std::vector<float>(phi_counts.begin() + first * K, phi_counts.end()));
 }
 
 TEST_CASE(
     "lda counts: word_bucket_moves after a block's tokens have moved makes the tables "
     "word_buckets makes from z, with and without the words' lists",
     "[lda][counts]") {
-  const int K = GENERATE(1, 64, 130);
+  const int K = GENERATE(1, 64, 130, 4200);
   const bool lists = GENERATE(false, true);
   const int block = GENERATE(0, 1, 2);  // the moved tokens: none, the middle third, all but one
   INFO("K = " << K << (lists ? ", lists" : "") << ", block " << block);
@@ -279,7 +331,7 @@ TEST_CASE(
     s.lists = lists ? t.lists.data() : nullptr;
     return s;
   };
-  tables moved(V, K, places, c.z.size()), fresh(V, K, places, c.z.size());
+  tables moved(lengths, K, places, c.z.size()), fresh(lengths, K, places, c.z.size());
   const steps::word_buckets made = from_z(moved, before);
   for (std::int64_t w = 0; w < V; ++w) made(w);
   // The block's tokens move to a topic drawn at random with probability 3/4: the short words
@@ -296,19 +348,18 @@ TEST_CASE(
     remade(w);
   }
   require_entries(c, dense_counts(c, V, K), K, entries, after, moved);
-  REQUIRE(moved.bits == fresh.bits);
+  REQUIRE(moved.heads == fresh.heads);
   for (std::int64_t w = 0; w < V; ++w) {
     INFO("word " << w);
-    std::int64_t n = 0;
-    for (int j = 0; j < steps::set_words(K); ++j)
-      n += steps::set_bits(fresh.bits[static_cast<std::size_t>(w * steps::set_words(K) + j)]);
-    const auto at = static_cast<std::size_t>(entries[w]), to = at + static_cast<std::size_t>(n);
+    const auto at = static_cast<std::size_t>(entries[w]);
+    const auto to = at + static_cast<std::size_t>(fresh.sets(K).size(w));
     const auto part = [&](const auto& v) { return std::vector(v.begin() + at, v.begin() + to); };
     REQUIRE(part(moved.topics) == part(fresh.topics));
     REQUIRE(part(moved.topic_counts) == part(fresh.topic_counts));
     REQUIRE(part(moved.sums) == part(fresh.sums));  // the same bits
+    REQUIRE(moved.stored(K, w) == fresh.stored(K, w));
+    REQUIRE(moved.stored_ranks(K, w) == fresh.stored_ranks(K, w));
   }
   REQUIRE(moved.gathered == fresh.gathered);
   REQUIRE(moved.lists == fresh.lists);
-  REQUIRE(moved.ranks == fresh.ranks);
 }

@@ -286,9 +286,10 @@ class chain {
     std::vector<std::int64_t> doc_offsets;  // the shard's doc_offsets, from 0 (M + 1)
     // The shard's token ids (from 0) grouped by word (CSR over words, V + 1 and N): n_wk is
     // counted row by row from it, so each word's counts are owned by one chunk and no
-    // per-thread V x K copies are needed.
+    // per-thread V x K copies are needed. 32 bits a token id: a shard holds fewer than 2^32
+    // tokens (the constructor says so), and the ids are the chain's largest array of the corpus.
     std::vector<std::int64_t> word_offsets;
-    std::vector<std::int64_t> word_tokens;
+    std::vector<std::uint32_t> word_tokens;
   };
   const shard_index& index() const { return index_; }
 

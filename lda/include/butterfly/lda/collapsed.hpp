@@ -14,9 +14,9 @@
 // With s_k = 1 / (n_k + V beta), the weight of every k != o splits as SparseLDA's does (Yao,
 // Mimno, McCallum 2009) into four buckets, o's exact weight a fifth:
 //   X: n_mk n_wk s_k   topics of both the document and the word: the AND of the two topic
-//                      sets (bit sets of K bits) over the words where the document has topics,
-//                      each topic's entry found by the word's ranks, O(K / 64 + |X|) per
-//                      token at most;
+//                      sets (bit sets of K bits; the word's stored compactly, word_sets.hpp)
+//                      over the 64-bit words where both have topics, each topic's entry found
+//                      by the word's ranks, O(K / 64 + |X|) per token at most;
 //   R: beta n_mk s_k   the document's topics: its sum kept as the document's counts change;
 //   A: alpha n_wk s_k  the word's topics: running sums built once per iteration (word_buckets);
 //   S: alpha beta s_k  every topic: running sums of s built once per iteration (scale_sums);
@@ -37,99 +37,92 @@
 #include "butterfly/detail/config.hpp"
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/detail/subgroup.hpp"
+#include "butterfly/lda/word_sets.hpp"
 
 namespace butterfly::lda::steps {
 
-// 64-bit words per topic set of K topics (bit k of word k / 64).
-BUTTERFLY_FN int set_words(int K) { return (K + 63) / 64; }
 // 64-bit words per document slot of the sweep: the document's topic set, then the set of its
-// nonempty words (bit j: a topic in 64 j .. 64 j + 63).
+// nonempty words (bit j: a topic in 64 j .. 64 j + 63), as word_sets' mask is of a word's.
 BUTTERFLY_FN int slot_words(int K) { return set_words(K) + set_words(set_words(K)); }
-BUTTERFLY_FN std::uint64_t below(int i) { return (std::uint64_t{1} << i) - 1; }  // bits 0 .. i - 1
-// The number of topics in a word of a set. __CUDA_ARCH__ names nvcc's device pass, which has
-// __popcll instead of the GCC/Clang builtin.
-BUTTERFLY_FN int set_bits(std::uint64_t x) {
-#if defined(__CUDA_ARCH__)
-  return __popcll(x);
-#else
-  return __builtin_popcountll(x);
-#endif
-}
 
-// Topic k's place among the topics of a set (k in it), by the ranks of the set's words (the
-// topics in the words before each): one load and a popcount, not a walk of K / 64 words.
-BUTTERFLY_FN std::int64_t topic_rank(const std::uint64_t* set, const std::uint16_t* rank, int k) {
-  return rank[k / 64] + set_bits(set[k / 64] & below(k % 64));
-}
-// The topics in a set of J words.
-BUTTERFLY_FN std::int64_t set_size(const std::uint64_t* set, const std::uint16_t* rank, int J) {
-  return rank[J - 1] + set_bits(set[J - 1]);
-}
-
-// Element w: word w's topic set (bits, V x set_words(K)) and its entries, one per topic with
-// a non-zero count, in topic order from entries[w]: the topic, its count n_wk and the running
-// sum of n_wk s_k. The word's entries need at most min(n_w, K) places, which entries gives.
+// Element w: word w's topic set (word_sets) and its entries, one per topic with a non-zero
+// count, in topic order from entries[w]: the topic, its count n_wk and the running sum of
+// n_wk s_k. The word's entries need at most min(n_w, K) places, which entries gives.
 // The counts come from the dense V x K n_wk where a count combiner made them (MPI), and
 // otherwise from the topics of the word's tokens themselves (tokens grouped by word), so that
 // one process holds no V x K counts at all: the same entries either way.
 struct word_buckets {
   const std::int32_t* counts;         // n_wk, V x K; null: counted from z
   const std::int64_t* token_offsets;  // with counts null: the tokens of each word, V + 1,
-  const std::int64_t* tokens;         // as lda::chain groups them,
+  const std::uint32_t* tokens;        // as lda::chain groups them,
   const std::int32_t* z;
   std::int32_t* gathered;       // and room for their topics in that order
   const double* scale;          // s_k = 1 / (n_k + V beta), K
   const std::int64_t* entries;  // V + 1: where each word's entries go
   int K;
-  std::uint64_t* bits;
+  word_sets sets;
   std::int32_t* topics;
   std::int32_t* topic_counts;
   double* sums;
-  // The ranks of each word's set's words (V x set_words(K): the topics in the words before; a
-  // topic's entry is then one load and a popcount away, collapsed_documents' places and
-  // compact_word's, metropolis.hpp). Null, or where each word's list goes (V + 1) and room for
-  // the lists: the word's tokens' topics in topic order, n_wk copies of k.
-  std::uint16_t* ranks;
+  // Null, or where each word's list goes (V + 1) and room for the lists: the word's tokens'
+  // topics in topic order, n_wk copies of k (hybrid's compact_word, metropolis.hpp).
   const std::int64_t* list_offsets;
   std::int32_t* lists;
   static constexpr std::int64_t grain = 16;
-  // The set, from the row of counts or from the tokens' topics (gathered once into
-  // `gathered`, in the word's token order); the entries from the set, in topic order, with
-  // the row's counts, or with zero counts to which each token adds one at its topic's rank
-  // in the set (O(n_w K / 64) per word, no V x K row); then the running sums.
+  // The set from the row of counts or from the tokens' topics (gathered once into `gathered`,
+  // in the word's token order): a dense set's words directly, then its mask from them; a
+  // sparse set's mask first, then its stored words from the topics again. The entries from the
+  // set, in topic order, with the row's counts, or with zero counts to which each token adds
+  // one at its topic's rank (O(n_w + K / 64) per word, no V x K row); then the running sums.
   BUTTERFLY_FN void operator()(std::int64_t w) const {
-    std::uint64_t* set = bits + w * set_words(K);
+    const int M = sets.mask_words();
+    std::uint64_t* const mask = sets.mask(w);
     const std::int32_t* n = counts ? counts + w * K : nullptr;
     const std::int64_t first = n ? 0 : token_offsets[w], last = n ? 0 : token_offsets[w + 1];
-    for (int j = 0; j < set_words(K); ++j) set[j] = 0;
-    for (int k = 0; n && k < K; ++k)
-      if (n[k] != 0) set[k / 64] |= std::uint64_t{1} << (k % 64);
-    for (std::int64_t i = first; i < last; ++i) {
-      const std::int32_t k = gathered[i] = z[tokens[i]];
-      set[k / 64] |= std::uint64_t{1} << (k % 64);
+    const stored_set set = sets.writing(w);
+    std::uint64_t* const stored = sets.words + sets.places[w];
+    for (int q = 0; q < M; ++q) mask[q] = 0;
+    if (set.dense) {
+      for (int j = 0; j < set_words(K); ++j) stored[j] = 0;
+      for (int k = 0; n && k < K; ++k)
+        if (n[k] != 0) stored[k / 64] |= std::uint64_t{1} << (k % 64);
+      for (std::int64_t i = first; i < last; ++i) {
+        const std::int32_t k = gathered[i] = z[tokens[i]];
+        stored[k / 64] |= std::uint64_t{1} << (k % 64);
+      }
+      for (int j = 0; j < set_words(K); ++j)
+        if (stored[j] != 0) mask[j / 64] |= std::uint64_t{1} << (j % 64);
+    } else {
+      for (int k = 0; n && k < K; ++k)
+        if (n[k] != 0) mask[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
+      for (std::int64_t i = first; i < last; ++i) {
+        const std::int32_t k = gathered[i] = z[tokens[i]];
+        mask[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
+      }
+      for (std::int64_t p = 0; p < sets.stored_words(w); ++p) stored[p] = 0;
+      for (int k = 0; n && k < K; ++k)
+        if (n[k] != 0) stored[set.place(k / 64)] |= std::uint64_t{1} << (k % 64);
+      for (std::int64_t i = first; i < last; ++i)
+        stored[set.place(gathered[i] / 64)] |= std::uint64_t{1} << (gathered[i] % 64);
     }
     const std::int64_t at = entries[w];
     std::int64_t end = at;
-    for (int j = 0; j < set_words(K); ++j)
-      for (std::uint64_t b = set[j]; b != 0; b &= b - 1) {
-        const int k = 64 * j + detail::lowest_set_bit(b);
-        topics[end] = k;
-        topic_counts[end++] = n ? n[k] : 0;
+    for (int q = 0; q < M; ++q)
+      for (std::uint64_t left = mask[q]; left != 0; left &= left - 1) {
+        const int j = 64 * q + detail::lowest_set_bit(left);
+        for (std::uint64_t b = stored[set.place(j)]; b != 0; b &= b - 1) {
+          const int k = 64 * j + detail::lowest_set_bit(b);
+          topics[end] = k;
+          topic_counts[end++] = n ? n[k] : 0;
+        }
       }
     // The ranks first: they find each token's entry in O(1), not O(K / 64).
-    std::uint16_t* const rank = ranks + w * set_words(K);
-    write_ranks(set, rank);
-    for (std::int64_t i = first; i < last; ++i)
-      ++topic_counts[at + topic_rank(set, rank, gathered[i])];
+    sets.write_ranks(w);
+    for (std::int64_t i = first; i < last; ++i) ++topic_counts[at + set.rank(gathered[i])];
     write_sums(at, end);
     write_list(w, at, end);
   }
 
-  // The topics in the set's words before each.
-  BUTTERFLY_FN void write_ranks(const std::uint64_t* set, std::uint16_t* rank) const {
-    for (int j = 0, r = 0; j < set_words(K); r += set_bits(set[j++]))
-      rank[j] = static_cast<std::uint16_t>(r);
-  }
   BUTTERFLY_FN void write_sums(std::int64_t at, std::int64_t end) const {
     double sum = 0.0;
     for (std::int64_t e = at; e < end; ++e)
@@ -147,19 +140,18 @@ struct word_buckets {
 // after only the tokens [first_token, end_token) have moved since they were made, as a block
 // of a sweep leaves them (sampler_options::sweep_blocks), and with the scale of the counts
 // now: the same set, entries, sums, ranks and lists, in O(the word's tokens in the range +
-// K / 64 per moved one + its entries), reading z only for those tokens, where word_buckets
-// reads it for every token of the word at random. gathered holds each token's topic as the
-// tables count it; the moved tokens' are brought up to date here.
+// its entries + its stored words per set word it gains), reading z only for those tokens,
+// where word_buckets reads it for every token of the word at random. gathered holds each
+// token's topic as the tables count it; the moved tokens' are brought up to date here.
 struct word_bucket_moves {
   word_buckets tables;
   std::int64_t first_token, end_token;
   static constexpr std::int64_t grain = word_buckets::grain;
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     const word_buckets& t = tables;
-    std::uint64_t* set = t.bits + w * set_words(t.K);
-    std::uint16_t* const rank = t.ranks + w * set_words(t.K);
+    const word_sets& s = t.sets;
     const std::int64_t at = t.entries[w];
-    std::int64_t end = at + set_size(set, rank, set_words(t.K));
+    std::int64_t end = at + s.size(w);
     // The word's tokens in the range: a run of its list, which is in token order.
     const std::int64_t last = t.token_offsets[w + 1];
     const std::int64_t lo = first_from(t.token_offsets[w], last, first_token);
@@ -171,23 +163,23 @@ struct word_bucket_moves {
       const std::int32_t o = t.gathered[i], k = t.z[t.tokens[i]];
       if (k == o) continue;
       moved = true;
-      --t.topic_counts[at + topic_rank(set, rank, o)];
-      if ((set[k / 64] >> (k % 64) & 1) == 0) {
+      --t.topic_counts[at + s.rank(w, o)];
+      if (!s.contains(w, k)) {
         grew = true;
         t.gathered[i] = -1 - k;
         continue;
       }
-      ++t.topic_counts[at + topic_rank(set, rank, k)];
+      ++t.topic_counts[at + s.rank(w, k)];
       t.gathered[i] = k;
     }
     if (!moved) return t.write_sums(at, end);  // only the scale has changed
-    // The entries left at zero out of the set first, so that the new topics' fit in the
-    // word's min(n_w, K) places.
+    // The entries left at zero out of the set first (and the stored words they empty), so
+    // that the new topics' fit in the word's min(n_w, K) places and its stored words' room.
     std::int64_t kept = at;
     for (std::int64_t e = at; e < end; ++e) {
       const std::int32_t k = t.topics[e];
       if (t.topic_counts[e] == 0) {
-        set[k / 64] &= ~(std::uint64_t{1} << (k % 64));
+        s.stored_word(w, k / 64) &= ~(std::uint64_t{1} << (k % 64));
         continue;
       }
       t.topics[kept] = k;
@@ -195,33 +187,42 @@ struct word_bucket_moves {
     }
     const bool dropped = kept < end;
     end = kept;
+    if (dropped) s.drop_empty(w);
     if (grew) {
       // The kept entries up to their places in the grown set, from the last; the new at zero.
       std::int64_t from = end - 1;
       for (std::int64_t i = lo; i < hi; ++i)
         if (t.gathered[i] < 0) {
           const std::int32_t k = -1 - t.gathered[i];
+          if (!s.writing(w).nonempty(k / 64)) s.insert(w, k / 64);
+          std::uint64_t& b = s.stored_word(w, k / 64);
           const std::uint64_t bit = std::uint64_t{1} << (k % 64);
-          if (set[k / 64] & bit) continue;  // a topic several tokens moved to: one entry
-          set[k / 64] |= bit;
+          if (b & bit) continue;  // a topic several tokens moved to: one entry
+          b |= bit;
           ++end;
         }
       std::int64_t e = end;
-      for (int j = set_words(t.K) - 1; j >= 0; --j)
-        for (std::uint64_t b = set[j]; b != 0;) {
-          const int bit = detail::highest_set_bit(b);
-          b &= ~(std::uint64_t{1} << bit);
-          const std::int32_t k = 64 * j + bit;
-          const bool old = from >= at && t.topics[from] == k;
-          t.topic_counts[--e] = old ? t.topic_counts[from--] : 0;
-          t.topics[e] = k;
+      const int M = s.mask_words();
+      for (int q = M - 1; q >= 0; --q)
+        for (std::uint64_t left = s.mask(w)[q]; left != 0;) {
+          const int bit_j = detail::highest_set_bit(left);
+          left &= ~(std::uint64_t{1} << bit_j);
+          const int j = 64 * q + bit_j;
+          for (std::uint64_t b = s.stored_word(w, j); b != 0;) {
+            const int bit = detail::highest_set_bit(b);
+            b &= ~(std::uint64_t{1} << bit);
+            const std::int32_t k = 64 * j + bit;
+            const bool old = from >= at && t.topics[from] == k;
+            t.topic_counts[--e] = old ? t.topic_counts[from--] : 0;
+            t.topics[e] = k;
+          }
         }
     }
-    if (grew || dropped) t.write_ranks(set, rank);
+    if (grew || dropped) s.write_ranks(w);
     for (std::int64_t i = lo; grew && i < hi; ++i)
       if (t.gathered[i] < 0) {
         t.gathered[i] = -1 - t.gathered[i];
-        ++t.topic_counts[at + topic_rank(set, rank, t.gathered[i])];
+        ++t.topic_counts[at + s.rank(w, t.gathered[i])];
       }
     t.write_sums(at, end);
     t.write_list(w, at, end);
@@ -296,8 +297,7 @@ struct collapsed_documents {
   const std::int64_t* offsets;       // the shard's, from 0
   const std::int32_t* words;         // the shard's
   const std::int64_t* word_entries;  // word_buckets' entries, V + 1
-  const std::uint64_t* word_bits;    // word_buckets' topic sets of the previous iteration's counts
-  const std::uint16_t* word_ranks;   // and their words' ranks
+  word_sets sets;                    // word_buckets' topic sets of the previous iteration's counts
   const std::int32_t* word_topics;   // word_buckets' topics, counts and running sums
   const std::int32_t* word_counts;
   const double* word_sums;
@@ -337,54 +337,76 @@ struct collapsed_documents {
       used[z[t] / 4096] |= std::uint64_t{1} << (z[t] / 64 % 64);
     }
     double doc_sum = document_sum(n, set);
+    const word_sets ws = sets;
+    const int M = ws.mask_words();
     for (std::int64_t t = begin; t < end; ++t) {
       const int o = z[t], w = words[t];
-      const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
       const std::int64_t at = word_entries[w];
-      // Ahead: what the place of the token two on reads (its word's entries' place, the set's
-      // and ranks' words of its topic and the last ones), and what the next token's draw waits
-      // on: its own topic's count and running sum, and its word's last running sum (A's total).
+      // Ahead: what the place of the token two on reads (its word's entries' place, its topic's
+      // set word and rank, and its word's size: where every set is dense the last set word
+      // and rank, at places computed from w, else the head, fetched for the token three on,
+      // which also gives the set word's place), and what the next token's draw waits on: its
+      // own topic's count and running sum, and its word's last running sum (A's total).
+      if (t + 3 < end && !ws.all_dense()) {
+        prefetch(ws.head(words[t + 3]));
+        prefetch(ws.mask(words[t + 3]) + z[t + 3] / 4096);
+      }
       if (t + 2 < end) {
-        const std::int64_t ahead = static_cast<std::int64_t>(words[t + 2]) * J;
-        const int o_ahead = z[t + 2] / 64;
-        prefetch(word_entries + words[t + 2]);
-        prefetch(word_bits + ahead + o_ahead);
-        prefetch(word_ranks + ahead + o_ahead);
-        prefetch(word_bits + ahead + J - 1);
-        prefetch(word_ranks + ahead + J - 1);
+        const int w2 = words[t + 2];
+        prefetch(word_entries + w2);
+        std::int64_t p;
+        if (ws.all_dense()) {
+          const std::int64_t last = (static_cast<std::int64_t>(w2) + 1) * J - 1;
+          prefetch(ws.words + last);
+          prefetch(ws.ranks + last);
+          p = static_cast<std::int64_t>(w2) * J + z[t + 2] / 64;
+        } else {
+          const stored_set ahead = ws.of(w2);
+          p = ahead.place(z[t + 2] / 64) + (ahead.words - ws.words);
+        }
+        prefetch(ws.words + p);
+        prefetch(ws.ranks + p);
       }
       if (t + 1 < end) {
-        const std::int64_t next = static_cast<std::int64_t>(words[t + 1]) * J;
-        const std::int64_t next_at = word_entries[words[t + 1]];
-        const std::int64_t p = next_at + topic_rank(word_bits + next, word_ranks + next, z[t + 1]);
+        const int w1 = words[t + 1];
+        const std::int64_t next_at = word_entries[w1], p = next_at + ws.rank(w1, z[t + 1]);
         prefetch(word_counts + p);
         prefetch(word_sums + p);
-        prefetch(word_sums + next_at + set_size(word_bits + next, word_ranks + next, J) - 1);
+        prefetch(word_sums + next_at + ws.size(w1) - 1);
       }
       // The token leaves its document.
       if (--n[o] == 0 && (set[o / 64] &= ~(std::uint64_t{1} << (o % 64))) == 0)
         used[o / 4096] &= ~(std::uint64_t{1} << (o / 64 % 64));
       doc_sum -= scale[o];
-      // X: the topics of both, without o, from the words where the document has topics, in
-      // topic order; each one's entry by the word's ranks.
-      const std::uint16_t* const word_rank = word_ranks + static_cast<std::int64_t>(w) * J;
+      // X: the topics of both, without o, from the set's words where both have topics (the
+      // document's nonempty words and the word's, its mask), in topic order; each one's entry
+      // by its stored word's rank.
+      const stored_set word_set = ws.of(w);
+      const std::uint64_t* const word_mask = word_set.mask;
+      const std::uint64_t* const word_words = word_set.words;
+      const std::uint16_t* const word_ranks = word_set.ranks;
       double x = 0.0;
       int c = 0;
-      for (int q = 0; q < slot_words(K) - J; ++q)
-        for (std::uint64_t words_left = used[q]; words_left != 0; words_left &= words_left - 1) {
+      for (int q = 0; q < M; ++q) {
+        // Where every set is dense, the word's empty set words read as zero: no head to read.
+        const std::uint64_t mask = ws.all_dense() ? ~std::uint64_t{0} : word_mask[q];
+        for (std::uint64_t words_left = used[q] & mask; words_left != 0;
+             words_left &= words_left - 1) {
           const int j = 64 * q + detail::lowest_set_bit(words_left);
-          const std::uint64_t ws = word_set[j];
-          std::uint64_t b = set[j] & ws;
+          const int stored = word_set.place(j);
+          const std::uint64_t word_bits = word_words[stored];
+          std::uint64_t b = set[j] & word_bits;
           if (j == o / 64) b &= ~(std::uint64_t{1} << (o % 64));
-          const std::int64_t place = at + word_rank[j];
+          const std::int64_t place = at + word_ranks[stored];
           for (; b != 0; b &= b - 1) {
-            const int i = detail::lowest_set_bit(b), k = 64 * j + i;
-            const std::int64_t p = place + set_bits(ws & below(i));
+            const int bit = detail::lowest_set_bit(b), k = 64 * j + bit;
+            const std::int64_t p = place + set_bits(word_bits & below(bit));
             x += static_cast<double>(n[k]) * static_cast<double>(word_counts[p]) * scale[k];
             pick[c] = k;
             sum[c++] = x;
           }
         }
+      }
       const int k = draw(t, o, w, n, set, doc_sum, x, [&](double u) {
         int i = 0;
         while (i < c - 1 && !(u < sum[i])) ++i;
@@ -421,10 +443,7 @@ struct collapsed_documents {
                         const XTopic& x_topic) const {
     const int J = set_words(K);
     // The word's entries, o's among them, and how many there are.
-    const std::uint64_t* const word_set = word_bits + static_cast<std::int64_t>(w) * J;
-    const std::uint16_t* const word_rank = word_ranks + static_cast<std::int64_t>(w) * J;
-    const std::int64_t at = word_entries[w], o_entry = topic_rank(word_set, word_rank, o),
-                       entries = set_size(word_set, word_rank, J);
+    const std::int64_t at = word_entries[w], o_entry = sets.rank(w, o), entries = sets.size(w);
     const double* const word_sum = word_sums + at;
     // o's weight, without the token's own count in n_wo and n_o.
     const double phi_o = (static_cast<double>(word_counts[at + o_entry] - 1) + beta) /

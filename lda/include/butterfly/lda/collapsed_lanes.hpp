@@ -3,9 +3,10 @@
 // document leaves a 17,000-token document to one thread while its warp's other documents are
 // done; on the host the same code on an array of lanes. The lanes share the cost that grows
 // with K and with the document's topics, X (collapsed.hpp): lane l ANDs words l, l + W, ... of
-// the document's and the word's topic sets, and its topics' terms n_mk n_wk s_k are computed
-// lane-parallel (each entry found by the word's ranks) and placed in topic order (each lane's
-// place from a scan of the lanes' topic counts, integers). Departure from a lane-parallel scan of
+// the document's and the word's topic sets (those the word stores, word_sets.hpp), and its
+// topics' terms n_mk n_wk s_k are computed lane-parallel (each entry found by the word's
+// ranks) and placed in topic order (each lane's place from a scan of the lanes' topic counts,
+// integers). Departure from a lane-parallel scan of
 // the terms: X's running sum is summed in topic order, one term after the other, as
 // collapsed_documents sums it, so that both forms draw the same topics at any width, and which
 // documents a subgroup sweeps (sampler_options::subgroup_from) does not change the chain. The
@@ -105,8 +106,7 @@ struct collapsed_long_documents {
     double doc_sum = d.document_sum(n, set);
     for (std::int64_t t = begin; t < end; ++t) {
       const int o = d.z[t], w = d.words[t];
-      const std::uint64_t* const word_set = d.word_bits + static_cast<std::int64_t>(w) * J;
-      const std::uint16_t* const word_rank = d.word_ranks + static_cast<std::int64_t>(w) * J;
+      const stored_set word_set = d.sets.of(w);
       const std::int64_t at = d.word_entries[w];
       // The token leaves its document.
       first_lane_update(sg, n + o, [](const auto& c) { return c - 1; });
@@ -119,23 +119,34 @@ struct collapsed_long_documents {
       }
       doc_sum -= d.scale[o];
       sg.sync();
-      // X: lane l takes words l, l + W, ... of the sets.
+      // X: lane l takes words l, l + W, ... of the sets, those the word stores (word_sets).
+      // W <= 64, so a chunk's words share one mask word, and the stored words before it are
+      // counted as the chunks go.
+      static_assert(W <= 64, "a chunk of the set's words within one mask word");
       int c = 0;
-      for (int first_word = 0; first_word < J; first_word += W) {
+      for (int first_word = 0, before = 0; first_word < J; first_word += W) {
+        const std::uint64_t mask = word_set.mask[first_word / 64];
         const ints j = lane + first_word;
-        const auto in = j < J;
-        const bits ws = sg.gather(word_set, j, in, std::uint64_t{0});
-        bits b = sg.gather(set, j, in, std::uint64_t{0}) & ws;
+        const bits j_bit = lanes_as<std::uint64_t>(sg, j & 63);  // j % 64
+        const auto stored = j < J && ((mask >> j_bit) & std::uint64_t{1}) != std::uint64_t{0};
+        const ints place =
+            word_set.dense
+                ? j
+                : before + lanes_as<int>(sg, lane_set_bits(bits(mask) & ((bits(1) << j_bit) - 1)));
+        if ((first_word + W) % 64 == 0 || first_word + W >= J) before += set_bits(mask);
+        const bits word_bits = sg.gather(word_set.words, place, stored, std::uint64_t{0});
+        bits b = sg.gather(set, j, stored, std::uint64_t{0}) & word_bits;
         b = sg.select(j == o / 64, bits(b & ~(std::uint64_t{1} << (o % 64))), b);
         const longs word_place =
-            at + lanes_as<std::int64_t>(sg, sg.gather(word_rank, j, in, std::uint16_t{0}));
+            at +
+            lanes_as<std::int64_t>(sg, sg.gather(word_set.ranks, place, stored, std::uint16_t{0}));
         const ints both = lanes_as<int>(sg, lane_set_bits(b));
         ints slot = c + lanes_before<int>(sg, both);
         while (sg.any(b != std::uint64_t{0})) {
           const auto has = b != std::uint64_t{0};
           const bits under = (b & (std::uint64_t{0} - b)) - 1;  // below b's lowest topic
           const ints k = j * 64 + lanes_as<int>(sg, lane_set_bits(under));
-          const longs p = word_place + lanes_as<std::int64_t>(sg, lane_set_bits(ws & under));
+          const longs p = word_place + lanes_as<std::int64_t>(sg, lane_set_bits(word_bits & under));
           const varying<SG, double> x =
               lanes_as<double>(sg, sg.gather(n, k, has, std::int32_t{0})) *
               lanes_as<double>(sg, sg.gather(d.word_counts, p, has, std::int32_t{0})) *

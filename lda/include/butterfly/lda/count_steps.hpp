@@ -91,7 +91,7 @@ struct keep_topics {
 // steps against the row's K), a long one from the counted row while it is in cache.
 struct topic_counts {
   const std::int64_t* offsets;  // rows + 1
-  const std::int64_t* tokens;   // null: the identity
+  const std::uint32_t* tokens;  // null: the identity
   const std::int32_t* z;
   int K;
   std::int32_t* counts;
@@ -166,7 +166,7 @@ struct zero_entries {
 struct token_topic_counts {
   const std::int64_t* offsets;  // rows + 1
   std::int64_t rows;
-  const std::int64_t* tokens;  // null: the identity
+  const std::uint32_t* tokens;  // null: the identity
   const std::int32_t* z;
   int K;
   std::int32_t* counts;  // rows x K, zeroed

@@ -46,13 +46,11 @@ struct hybrid_documents : collapsed_documents {
   // Token t of the document [begin, end), with the document's counts n.
   BUTTERFLY_FN mh_token<compact_word> token(std::int64_t begin, std::int64_t end, std::int64_t t,
                                             const std::int32_t* n) const {
-    const int J = set_words(K);
     const std::int64_t w = words[t], list = list_offsets[w];
-    return mh_token_of(
-        *this,
-        compact_word{word_bits + w * J, word_ranks + w * J, word_counts + word_entries[w],
-                     lists + list, list_offsets[w + 1] - list},
-        begin, end, t, n);
+    return mh_token_of(*this,
+                       compact_word{sets.of(w), word_counts + word_entries[w], lists + list,
+                                    list_offsets[w + 1] - list},
+                       begin, end, t, n);
   }
 
   BUTTERFLY_FN void operator()(std::int64_t i) const {
@@ -64,8 +62,8 @@ struct hybrid_documents : collapsed_documents {
     for (int k = 0; k < K; ++k) n[k] = 0;
     for (std::int64_t t = begin; t < end; ++t) ++n[z[t]];
     // On the host, token t + 1's uniforms are drawn while t moves and what its proposals will
-    // read is fetched (its word's set, ranks and list entries, scattered over arrays of the
-    // corpus's size). A device hides that latency with other threads, and there a cycle's
+    // read is fetched (its word's mask and set word, its list entries, scattered over arrays of
+    // the corpus's size). A device hides that latency with other threads, and there a cycle's
     // uniforms are drawn where it needs them: the registers of a second token would spill.
     // The uniforms are counter-based: the same either way.
     mh_uniforms blocks[fetch_ahead ? 2 : 1][mh_cycles];
@@ -80,8 +78,8 @@ struct hybrid_documents : collapsed_documents {
         if (t + 1 < end) {
           mh_uniforms* const next_blocks = blocks[(t + 1 - begin) % 2];
           const mh_token<compact_word> next = token(begin, end, t + 1, n);
-          prefetch(next.word.set + next.o / 64);
-          prefetch(next.word.ranks + next.o / 64);
+          prefetch(next.word.set.mask + next.o / 4096);
+          prefetch(next.word.set.words + next.word.set.place(next.o / 64));
           for (int c = 0; c < mh_cycles; ++c) {
             next_blocks[c] = mh_block(seed, iteration, index + 1, c);
             const std::int64_t p = next.word_pick(next_blocks[c][2]);

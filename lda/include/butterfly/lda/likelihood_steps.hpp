@@ -113,17 +113,20 @@ struct likelihood_blocks {
       for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
         const std::int64_t w = words[t];
         if (t == offsets[m] || w != words[t - 1]) {
-          const std::uint64_t* const word_set = word_rows.bits + w * J;
+          const stored_set word_set = word_rows.sets.of(w);
           double dot_w = static_cast<double>(theta0) * gaps[w];
           std::int64_t place = word_rows.entries[w];
-          for (int j = 0; j < J; ++j) {
-            const std::uint64_t ws = word_set[j];
-            for (std::uint64_t both = set[j] & ws; both != 0; both &= both - 1) {
-              const int i = detail::lowest_set_bit(both), k = 64 * j + i;
-              dot_w += above_theta0(k) * word_rows.above_prior(place + set_bits(ws & below(i)), k);
+          for (int q = 0; q < word_rows.sets.mask_words(); ++q)
+            for (std::uint64_t left = word_set.mask[q]; left != 0; left &= left - 1) {
+              const int j = 64 * q + detail::lowest_set_bit(left);
+              const std::uint64_t ws = word_set.words[word_set.place(j)];
+              for (std::uint64_t both = set[j] & ws; both != 0; both &= both - 1) {
+                const int i = detail::lowest_set_bit(both), k = 64 * j + i;
+                dot_w +=
+                    above_theta0(k) * word_rows.above_prior(place + set_bits(ws & below(i)), k);
+              }
+              place += set_bits(ws);
             }
-            place += set_bits(ws);
-          }
           term = portable::log(doc_dot + dot_w);
         }
         sum += term;

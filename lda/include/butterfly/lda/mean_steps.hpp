@@ -68,7 +68,7 @@ struct posterior_mean_entries {
 // the word's topics with their counts.
 struct posterior_mean_words {
   const std::int64_t* entries;  // word_buckets': V + 1 places,
-  const std::uint64_t* bits;    // the topic sets (how many of the places are used),
+  word_sets sets;               // the topic sets (their sizes: how many places are used),
   const std::int32_t* topics;   // the topics and their counts
   const std::int32_t* counts;
   const double* scale;
@@ -92,9 +92,7 @@ struct posterior_mean_words {
            static_cast<double>(posterior_mean_entry(0.0, prior, s));
   }
   BUTTERFLY_FN std::int64_t used(std::int64_t w) const {  // word w's entries: its topics
-    std::int64_t n = 0;
-    for (int j = 0; j < set_words(K); ++j) n += set_bits(bits[w * set_words(K) + j]);
-    return n;
+    return sets.size(w);
   }
 };
 

@@ -90,20 +90,15 @@ struct dense_word {
 };
 
 // The word's side from collapsed's compact tables (word_buckets with lists): the word's
-// topic set with the ranks of its words, its entries' counts, one per topic it has in topic
-// order, and its list. n_wk is found by the topic's rank in the set: three reads whatever K,
+// topic set as stored (word_sets.hpp), its entries' counts, one per topic it has in topic
+// order, and its list. n_wk is found by the topic's rank in the set: four reads whatever K,
 // and no V x K array.
 struct compact_word {
-  const std::uint64_t* set;    // the word's topic set
-  const std::uint16_t* ranks;  // the topics in the set's words before each
+  stored_set set;              // the word's topic set
   const std::int32_t* counts;  // its entries' counts
   const std::int32_t* topics;  // its list
   std::int64_t tokens;         // its length, n_w
-  BUTTERFLY_FN std::int32_t count(int k) const {
-    const std::uint64_t b = set[k / 64];
-    if (((b >> (k % 64)) & 1) == 0) return 0;
-    return counts[ranks[k / 64] + set_bits(b & below(k % 64))];
-  }
+  BUTTERFLY_FN std::int32_t count(int k) const { return set.contains(k) ? counts[set.rank(k)] : 0; }
   BUTTERFLY_FN int topic(std::int64_t i) const { return topics[i]; }
 };
 
