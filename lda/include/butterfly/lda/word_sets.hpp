@@ -72,9 +72,9 @@ BUTTERFLY_FN std::int64_t set_room(int K, std::int64_t n_w) {
 // one read for what a token of the word needs first: the place of its stored words (bits 0-39:
 // there are fewer stored words than tokens), its set's size (bits 40-62: at most K <= 65,536
 // topics), whether it is dense (bit 63), then its mask words. Its stored words go from
-// places[w], room for min(n_w, set_words(K)) of them (a word of n_w tokens has at most that
-// many nonempty words): dense where the room is the whole set. The head repeats places[w] for
-// the sweep's reads.
+// places[w], room for set_room(K, n_w) of them (a word of n_w tokens has at most
+// min(n_w, set_words(K)) nonempty words): dense where the room is the whole set. The head
+// repeats places[w] for the sweep's reads.
 struct word_sets {
   int K;
   const std::int64_t* places;  // V + 1 (the writers' room)
