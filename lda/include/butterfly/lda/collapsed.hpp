@@ -69,42 +69,30 @@ struct word_buckets {
   const std::int64_t* list_offsets;
   std::int32_t* lists;
   static constexpr std::int64_t grain = 16;
-  // The set from the row of counts or from the tokens' topics (gathered once into `gathered`,
-  // in the word's token order): a dense set's words directly, then its mask from them; a
-  // sparse set's mask first, then its stored words from the topics again. The entries from the
-  // set, in topic order, with the row's counts, or with zero counts to which each token adds
-  // one at its topic's rank (O(n_w + K / 64) per word, no V x K row); then the running sums.
+  // The set's mask, from the row of counts or from the tokens' topics (gathered once into
+  // `gathered`, in the word's token order), then its stored words from them again (a dense
+  // set's place of a set word is the word's own); the entries from the set, in topic order, with
+  // the row's counts, or with zero counts to which each token adds one at its topic's rank
+  // (O(n_w + K / 64) per word, no V x K row); then the running sums.
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     const int M = sets.mask_words();
     std::uint64_t* const mask = sets.mask(w);
     const std::int32_t* n = counts ? counts + w * K : nullptr;
     const std::int64_t first = n ? 0 : token_offsets[w], last = n ? 0 : token_offsets[w + 1];
+    for (int q = 0; q < M; ++q) mask[q] = 0;
+    for (int k = 0; n && k < K; ++k)
+      if (n[k] != 0) mask[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
+    for (std::int64_t i = first; i < last; ++i) {
+      const std::int32_t k = gathered[i] = z[tokens[i]];
+      mask[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
+    }
     const stored_set set = sets.writing(w);
     std::uint64_t* const stored = sets.words + sets.places[w];
-    for (int q = 0; q < M; ++q) mask[q] = 0;
-    if (set.dense) {
-      for (int j = 0; j < set_words(K); ++j) stored[j] = 0;
-      for (int k = 0; n && k < K; ++k)
-        if (n[k] != 0) stored[k / 64] |= std::uint64_t{1} << (k % 64);
-      for (std::int64_t i = first; i < last; ++i) {
-        const std::int32_t k = gathered[i] = z[tokens[i]];
-        stored[k / 64] |= std::uint64_t{1} << (k % 64);
-      }
-      for (int j = 0; j < set_words(K); ++j)
-        if (stored[j] != 0) mask[j / 64] |= std::uint64_t{1} << (j % 64);
-    } else {
-      for (int k = 0; n && k < K; ++k)
-        if (n[k] != 0) mask[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
-      for (std::int64_t i = first; i < last; ++i) {
-        const std::int32_t k = gathered[i] = z[tokens[i]];
-        mask[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
-      }
-      for (std::int64_t p = 0; p < sets.stored_words(w); ++p) stored[p] = 0;
-      for (int k = 0; n && k < K; ++k)
-        if (n[k] != 0) stored[set.place(k / 64)] |= std::uint64_t{1} << (k % 64);
-      for (std::int64_t i = first; i < last; ++i)
-        stored[set.place(gathered[i] / 64)] |= std::uint64_t{1} << (gathered[i] % 64);
-    }
+    for (std::int64_t p = 0; p < sets.stored_words(w); ++p) stored[p] = 0;
+    for (int k = 0; n && k < K; ++k)
+      if (n[k] != 0) stored[set.place(k / 64)] |= std::uint64_t{1} << (k % 64);
+    for (std::int64_t i = first; i < last; ++i)
+      stored[set.place(gathered[i] / 64)] |= std::uint64_t{1} << (gathered[i] % 64);
     const std::int64_t at = entries[w];
     std::int64_t end = at;
     for (int q = 0; q < M; ++q)
