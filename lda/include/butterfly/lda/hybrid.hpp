@@ -62,8 +62,8 @@ struct hybrid_documents : collapsed_documents {
     for (int k = 0; k < K; ++k) n[k] = 0;
     for (std::int64_t t = begin; t < end; ++t) ++n[z[t]];
     // On the host, token t + 1's uniforms are drawn while t moves and what its proposals will
-    // read is fetched (its word's mask and set word, its list entries, scattered over arrays of
-    // the corpus's size). A device hides that latency with other threads, and there a cycle's
+    // read is fetched (its word's set word and its rank, its list entries, scattered over arrays
+    // of the corpus's size). A device hides that latency with other threads, and there a cycle's
     // uniforms are drawn where it needs them: the registers of a second token would spill.
     // The uniforms are counter-based: the same either way.
     mh_uniforms blocks[fetch_ahead ? 2 : 1][mh_cycles];
@@ -78,8 +78,10 @@ struct hybrid_documents : collapsed_documents {
         if (t + 1 < end) {
           mh_uniforms* const next_blocks = blocks[(t + 1 - begin) % 2];
           const mh_token<compact_word> next = token(begin, end, t + 1, n);
-          prefetch(next.word.set.mask + next.o / 4096);
-          prefetch(next.word.set.words + next.word.set.place(next.o / 64));
+          const stored_set& set = next.word.set;
+          const int place = set.place(next.o / 64);  // a read of the mask only where not dense
+          prefetch(set.words + place);
+          prefetch(set.ranks + place);
           for (int c = 0; c < mh_cycles; ++c) {
             next_blocks[c] = mh_block(seed, iteration, index + 1, c);
             const std::int64_t p = next.word_pick(next_blocks[c][2]);

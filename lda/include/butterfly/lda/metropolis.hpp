@@ -91,8 +91,8 @@ struct dense_word {
 
 // The word's side from collapsed's compact tables (word_buckets with lists): the word's
 // topic set as stored (word_sets.hpp), its entries' counts, one per topic it has in topic
-// order, and its list. n_wk is found by the topic's rank in the set: four reads whatever K,
-// and no V x K array.
+// order, and its list. n_wk is found by the topic's rank in the set: at most four reads
+// whatever K (the mask's only where the set is not dense), and no V x K array.
 struct compact_word {
   stored_set set;              // the word's topic set
   const std::int32_t* counts;  // its entries' counts

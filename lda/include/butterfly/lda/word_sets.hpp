@@ -51,8 +51,9 @@ struct stored_set {
     for (int q = 0; q < j / 64; ++q) p += set_bits(mask[q]);
     return p;
   }
+  // A dense set's word j is nonempty exactly where the mask says so: no read of the mask.
   BUTTERFLY_FN bool contains(int k) const {
-    return nonempty(k / 64) && (words[place(k / 64)] >> (k % 64) & 1) != 0;
+    return (dense || nonempty(k / 64)) && (words[place(k / 64)] >> (k % 64) & 1) != 0;
   }
   // Topic k's place among the set's topics (k in it).
   BUTTERFLY_FN std::int64_t rank(int k) const {
