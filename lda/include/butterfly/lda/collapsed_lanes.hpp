@@ -120,12 +120,12 @@ struct collapsed_long_documents {
       doc_sum -= d.scale[o];
       sg.sync();
       // X: lane l takes words l, l + W, ... of the sets, those the word stores (word_sets).
-      // W <= 64, so a chunk's words share one mask word, and the stored words before it are
-      // counted as the chunks go.
+      // W <= 64, so a chunk's words share one mask word (stored_mask: a dense set's mask is
+      // not read), and the stored words before it are counted as the chunks go.
       static_assert(W <= 64, "a chunk of the set's words within one mask word");
       int c = 0;
       for (int first_word = 0, before = 0; first_word < J; first_word += W) {
-        const std::uint64_t mask = word_set.mask[first_word / 64];
+        const std::uint64_t mask = word_set.stored_mask(first_word / 64);
         const ints j = lane + first_word;
         const bits j_bit = lanes_as<std::uint64_t>(sg, j & 63);  // j % 64
         const auto stored = j < J && ((mask >> j_bit) & std::uint64_t{1}) != std::uint64_t{0};

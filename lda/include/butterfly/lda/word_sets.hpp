@@ -51,9 +51,15 @@ struct stored_set {
     for (int q = 0; q < j / 64; ++q) p += set_bits(mask[q]);
     return p;
   }
-  // A dense set's word j is nonempty exactly where the mask says so: no read of the mask.
+  // For the readers, mask word q of the words to look at: all of a dense set's (it stores
+  // every word, an empty one as zero, so a reader need not read its mask), else the mask's.
+  // The writers keep the mask itself (nonempty), which must stay the nonempty words.
+  BUTTERFLY_FN std::uint64_t stored_mask(int q) const {
+    return dense ? ~std::uint64_t{0} : mask[q];
+  }
   BUTTERFLY_FN bool contains(int k) const {
-    return (dense || nonempty(k / 64)) && (words[place(k / 64)] >> (k % 64) & 1) != 0;
+    return (stored_mask(k / 4096) >> (k / 64 % 64) & 1) != 0 &&
+           (words[place(k / 64)] >> (k % 64) & 1) != 0;
   }
   // Topic k's place among the set's topics (k in it).
   BUTTERFLY_FN std::int64_t rank(int k) const {
