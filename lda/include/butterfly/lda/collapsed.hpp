@@ -43,7 +43,7 @@ namespace butterfly::lda::steps {
 
 // 64-bit words per document slot of the sweep: the document's topic set, then the set of its
 // nonempty words (bit j: a topic in 64 j .. 64 j + 63), as word_sets' mask is of a word's.
-BUTTERFLY_FN int slot_words(int K) { return set_words(K) + set_words(set_words(K)); }
+BUTTERFLY_FN int slot_words(int K) { return set_words(K) + mask_words(K); }
 
 // Element w: word w's topic set (word_sets) and its entries, one per topic with a non-zero
 // count, in topic order from entries[w]: the topic, its count n_wk and the running sum of

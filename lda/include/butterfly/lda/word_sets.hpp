@@ -20,8 +20,10 @@
 
 namespace butterfly::lda::steps {
 
-// 64-bit words per topic set of K topics (bit k of word k / 64).
+// 64-bit words per topic set of K topics (bit k of word k / 64), and per mask of a set's
+// nonempty words (bit j of mask word j / 64: a topic in 64 j .. 64 j + 63).
 BUTTERFLY_FN int set_words(int K) { return (K + 63) / 64; }
+BUTTERFLY_FN int mask_words(int K) { return set_words(set_words(K)); }
 BUTTERFLY_FN std::uint64_t below(int i) { return (std::uint64_t{1} << i) - 1; }  // bits 0 .. i - 1
 // The number of topics in a word of a set. __CUDA_ARCH__ names nvcc's device pass, which has
 // __popcll instead of the GCC/Clang builtin.
@@ -90,8 +92,9 @@ struct word_sets {
   std::uint16_t* ranks;        // their ranks
 
   static constexpr int place_bits = 40, dense_bit = 63;
-  BUTTERFLY_FN int mask_words() const { return set_words(set_words(K)); }
-  BUTTERFLY_FN int head_words() const { return 1 + mask_words(); }
+  static BUTTERFLY_FN int head_words(int K) { return 1 + steps::mask_words(K); }
+  BUTTERFLY_FN int mask_words() const { return steps::mask_words(K); }
+  BUTTERFLY_FN int head_words() const { return head_words(K); }
   BUTTERFLY_FN const std::uint64_t* head(std::int64_t w) const { return heads + w * head_words(); }
   BUTTERFLY_FN std::uint64_t* mask(std::int64_t w) const { return heads + w * head_words() + 1; }
   // Every word's whole set at w set_words(K).
