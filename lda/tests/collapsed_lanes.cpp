@@ -77,7 +77,7 @@ struct swept {
     topics.resize(places);
     counts.resize(places);
     sums.resize(places);
-    heads.resize(static_cast<std::size_t>(V * (1 + steps::set_words(steps::set_words(K)))));
+    heads.resize(static_cast<std::size_t>(V * steps::word_sets::head_words(K)));
     set_words.resize(static_cast<std::size_t>(set_places.back()));
     ranks.resize(set_words.size());
     steps::word_buckets b{};

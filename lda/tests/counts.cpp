@@ -63,7 +63,7 @@ std::vector<std::int64_t> set_places(const std::vector<std::int64_t>& lengths, i
 struct tables {
   tables(const std::vector<std::int64_t>& lengths, int K, std::size_t places, std::size_t tokens)
       : set_offsets(set_places(lengths, K)),
-        heads(lengths.size() * static_cast<std::size_t>(1 + steps::set_words(steps::set_words(K))),
+        heads(lengths.size() * static_cast<std::size_t>(steps::word_sets::head_words(K)),
               ~std::uint64_t{0}),
         words(static_cast<std::size_t>(set_offsets.back()), ~std::uint64_t{0}),
         ranks(words.size(), 0xffff),
