@@ -1,13 +1,8 @@
 // The serial reference: the plain-array host lanes run by one thread, warp after warp. Built
 // into every configuration as butterfly::reference, the executor every other one must match
-// bit for bit.
+// bit for bit. Its lanes' draw_warps are compiled in the files backends/serial/CMakeLists.txt
+// writes (one explicit instantiation each).
 #include "butterfly/host_lanes/executor.hpp"
-
-namespace butterfly {
-
-BUTTERFLY_ARRAY_LANES()  // the one copy of the array lanes every host executor links to
-
-}  // namespace butterfly
 
 namespace butterfly::detail {
 

@@ -69,12 +69,13 @@ class serial_executor final : public lanes_executor<serial_executor<Subgroup>> {
   std::string_view name_;
 };
 
-// The array lanes at every width are compiled once, in the library (the reference,
-// backends/serial/src/reference.cpp, is in every build): the host executors run arrays
-// wherever W lanes do not fit two SIMD registers (host_subgroup.hpp), and compiling those
-// widths again in each backend doubled the library's build time (most of all under the
-// sanitizers). PREFIX is `extern` here and empty where they are instantiated (in namespace
-// butterfly, which encloses detail::draw_warps).
+// The array lanes at every width are compiled once, in the library (the serial reference's
+// folder is in every build): the host executors run arrays wherever W lanes do not fit two
+// SIMD registers (host_subgroup.hpp), and compiling those widths again in each backend
+// doubled the library's build time (most of all under the sanitizers). PREFIX is `extern`
+// here and empty where they are instantiated (in namespace butterfly, which encloses
+// detail::draw_warps): backends/serial/CMakeLists.txt writes one file per width, algorithm
+// and form, the same lists as below, so that a parallel build compiles them side by side.
 #define BUTTERFLY_ARRAY_LANES_ALG(PREFIX, W, ALG, FORM)                                        \
   PREFIX template void detail::draw_warps<detail::ALG, host_lanes::subgroup<W>, detail::FORM>( \
       const host_lanes::subgroup<W>&, const detail::FORM&, std::int32_t*, const draw_options&, \
