@@ -62,12 +62,14 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       entry_topics_(executor(), size_of(entry_places_.back())),
       entry_counts_(executor(), entry_topics_.size()),
       entry_sums_(executor(), entry_topics_.size()),
+      word_bounds_(executor(), size_of(c_.docs().vocab_size)),
       set_places_(word_places(c_, true)),
       set_offsets_(executor(), set_places_.data(), set_places_.size()),
       set_heads_(executor(), size_of(c_.docs().vocab_size * steps::word_sets::head_words(a_.K))),
       set_words_(executor(), size_of(set_places_.back())),
       set_ranks_(executor(), set_words_.size()),
       scale_sum_(executor(), size_of(a_.K)),
+      largest_scale_(executor(), 1),
       slots_(sweep_slots(executor(), a_.K, c_.part().num_docs())),
       doc_counts_(executor(), size_of(slots_ * a_.K)),
       picks_(executor(), doc_counts_.size()),
@@ -108,6 +110,8 @@ void collapsed_unit::make_tables() {
   buckets.topics = entry_topics_.data();
   buckets.topic_counts = entry_counts_.data();
   buckets.sums = entry_sums_.data();
+  buckets.bounds = word_bounds_.data();
+  buckets.prior = c_.hyper().beta;
   buckets.list_offsets = list_offsets_.data();
   buckets.lists = lists_.size() != 0 ? lists_.data() : nullptr;
   // The same tables either way; the moves read only the moved tokens' topics from z, where
@@ -116,7 +120,7 @@ void collapsed_unit::make_tables() {
     run(steps::word_bucket_moves{buckets, moved_first_, moved_end_}, c_.docs().vocab_size);
   else run(buckets, c_.docs().vocab_size);
   moved_first_ = moved_end_ = 0;
-  run(steps::scale_sums{a_.scale.data(), a_.K, scale_sum_.data()}, 1);
+  run(steps::scale_sums{a_.scale.data(), a_.K, scale_sum_.data(), largest_scale_.data()}, 1);
   tables_valid_ = true;
 }
 
@@ -148,6 +152,8 @@ steps::collapsed_documents collapsed_unit::documents(std::uint32_t i) {
   s.totals = totals_.data();
   s.scale = a_.scale.data();
   s.scale_sum = scale_sum_.data();
+  s.word_bounds = word_bounds_.data();
+  s.largest_scale = largest_scale_.data();
   s.K = a_.K;
   s.alpha = h.alpha;
   s.beta = h.beta;

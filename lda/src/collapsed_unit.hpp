@@ -74,20 +74,21 @@ class collapsed_unit : public mean_unit {
 
   state_array<std::int64_t> totals_;  // n_k of the previous iteration
   // word_buckets: room for the topics gathered by word (one per token); the words' entries
-  // (their places, topics, counts and running sums) and topic sets (word_sets: where each
-  // word's stored words go, the words' heads, the stored words and their ranks); scale_sums'
-  // running sums.
+  // (their places, topics, counts and running sums, and each word's bound) and topic sets
+  // (word_sets: where each word's stored words go, the words' heads, the stored words and their
+  // ranks); scale_sums' running sums and largest s_k.
   state_array<std::int32_t> gathered_;
   std::vector<std::int64_t> entry_places_;
   detail::mirror<const std::int64_t> entries_;
   state_array<std::int32_t> entry_topics_, entry_counts_;
   state_array<double> entry_sums_;
+  state_array<double> word_bounds_;  // word_buckets' bounds (collapsed_documents::proposed)
   std::vector<std::int64_t> set_places_;
   detail::mirror<const std::int64_t> set_offsets_;
   state_array<std::uint64_t> set_heads_;
   state_array<std::uint64_t> set_words_;
   state_array<std::uint16_t> set_ranks_;
-  state_array<double> scale_sum_;
+  state_array<double> scale_sum_, largest_scale_;
   // The slots of the documents swept at once: their counts, X's topics and running sums,
   // their topic sets.
   std::int64_t slots_;

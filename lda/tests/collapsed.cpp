@@ -145,7 +145,8 @@ TEST_CASE(
       std::vector<double> p(K);
       double total = 0;
       for (int k = 0; k < K; ++k)
-        total += p[static_cast<std::size_t>(k)] = alpha * (n_wk[static_cast<std::size_t>(k)] + beta) /
+        total += p[static_cast<std::size_t>(k)] = alpha *
+                                                  (n_wk[static_cast<std::size_t>(k)] + beta) /
                                                   (n_k[static_cast<std::size_t>(k)] + 2 * beta);
       for (double& x : p) x /= total;
       const auto& counts = observed[static_cast<std::size_t>(k0 * K + k1)];
@@ -154,4 +155,48 @@ TEST_CASE(
                                           << " on " << fit.degrees << " degrees of freedom");
       CHECK(fit.p_value > 1e-3);
     }
+}
+
+// collapsed_documents::proposed: where a document has many topics the sweep first tries to draw
+// a token by rejection, from a proposal by its document (where the word's factors are even over
+// its topics) or by its word (where they are not and the document's counts are). Document 0's
+// 80 tokens of word 0 lie 2 on each of 40 topics (an even word, whose 780 other tokens document
+// 3 holds, 20 on each topic but 7: the document's proposals, in which the token's own count is
+// half its topic's); document 1's 200 tokens of word 1 lie 5 on each, and document 2 holds word
+// 1's 160 other tokens at topic 7 (an uneven word, an even document: the word's proposals;
+// document 2 has one topic and keeps the buckets). The first token of documents 0 and 1
+// against its full conditional, counted here.
+TEST_CASE(
+    "lda: the collapsed sweep's draws by rejection, from the document's and from the word's "
+    "proposals, follow the full conditional (chi-square)",
+    "[lda][collapsed]") {
+  const int K = 40, seeds = 10000;
+  std::vector<std::vector<std::int32_t>> words(4), topics(4);
+  const auto add = [&](std::size_t m, std::int32_t w, int k, int n) {
+    for (int i = 0; i < n; ++i) {
+      words[m].push_back(w);
+      topics[m].push_back(k);
+    }
+  };
+  for (int i = 0; i < 5; ++i)
+    for (int k = 0; k < K; ++k) {
+      if (i < 2) add(0, 0, k, 1);
+      add(1, 1, k, 1);
+    }
+  add(2, 1, 7, 160);
+  for (int k = 0; k < K; ++k)
+    if (k != 7) add(3, 0, k, 20);
+  const test::first_token_state st(K, 2, words, topics);
+  std::vector<std::int32_t> every(K);
+  for (int k = 0; k < K; ++k) every[static_cast<std::size_t>(k)] = k;
+  const bins bin(K, every);
+  const auto observed = st.first_topics(lda::estimator::collapsed, seeds);
+  for (std::int64_t m = 0; m < 2; ++m) {
+    const std::int64_t t = st.docs.doc_offsets[static_cast<std::size_t>(m)];
+    const test::chi_square fit(observed[static_cast<std::size_t>(m)],
+                               bin.probabilities(st.full_conditional(t, st.others(m))));
+    INFO("document " << m << ", first token: chi2 " << fit.statistic << " on " << fit.degrees
+                     << " degrees of freedom");
+    CHECK(fit.p_value > 1e-3);
+  }
 }

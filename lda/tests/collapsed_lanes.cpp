@@ -3,7 +3,8 @@
 // document swept by collapsed_long_documents on W host lanes must leave the same topics, the
 // same bits, as collapsed_documents leaves, at every width (1 to 64 lanes) and for topic sets
 // of one, one full, three and sixteen 64-bit words. The documents run from 1 to 700 tokens of
-// 40 words, so that words and documents share many topics and X has many terms.
+// 40 words, so that words and documents share many topics and X has many terms, and every third
+// document's topics are uniform, where both forms first draw by rejection (proposed).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -28,23 +29,26 @@ struct swept {
   std::vector<std::int32_t> words, z, gathered, topics, counts, doc_counts, picks;
   std::vector<std::uint64_t> heads, set_words, doc_bits;
   std::vector<std::uint16_t> ranks;
-  std::vector<double> scale, sums, scale_sum, weights;
+  std::vector<double> scale, sums, scale_sum, weights, bounds;
+  double largest = 0;
 
   swept(int topics_in_all, std::uint32_t seed) : K(topics_in_all) {
     std::mt19937 gen(seed);
     std::uniform_int_distribution<std::int64_t> length(1, 700);
     std::uniform_int_distribution<std::int32_t> word(0, static_cast<std::int32_t>(V - 1));
     // Topics from a few per document, as a chain that has settled leaves them, and some from
-    // all K.
+    // all K; every third document's all from K, as the uniform start leaves them (where the
+    // sweep draws by rejection first, collapsed_documents::proposed).
     std::uniform_int_distribution<std::int32_t> any(0, K - 1);
     for (int m = 0; m < 24; ++m) {
+      const bool uniform = m % 3 == 0;
       std::vector<std::int32_t> own(6);
       for (auto& k : own) k = any(gen);
       std::uniform_int_distribution<std::size_t> pick(0, own.size() - 1);
       const std::int64_t n = length(gen);
       for (std::int64_t t = 0; t < n; ++t) {
         words.push_back(word(gen));
-        z.push_back(gen() % 4 == 0 ? any(gen) : own[pick(gen)]);
+        z.push_back(uniform || gen() % 4 == 0 ? any(gen) : own[pick(gen)]);
       }
       offsets.push_back(static_cast<std::int64_t>(words.size()));
     }
@@ -92,9 +96,12 @@ struct swept {
     b.topics = topics.data();
     b.topic_counts = counts.data();
     b.sums = sums.data();
+    bounds.resize(static_cast<std::size_t>(V));
+    b.bounds = bounds.data();
+    b.prior = beta;
     for (std::int64_t w = 0; w < V; ++w) b(w);
     scale_sum.resize(static_cast<std::size_t>(K));
-    steps::scale_sums{scale.data(), K, scale_sum.data()}(0);
+    steps::scale_sums{scale.data(), K, scale_sum.data(), &largest}(0);
     const std::size_t M = offsets.size() - 1;
     doc_counts.resize(M * static_cast<std::size_t>(K));
     picks.resize(doc_counts.size());
@@ -119,6 +126,8 @@ struct swept {
     s.totals = totals.data();
     s.scale = scale.data();
     s.scale_sum = scale_sum.data();
+    s.word_bounds = bounds.data();
+    s.largest_scale = &largest;
     s.K = K;
     s.alpha = alpha;
     s.beta = beta;

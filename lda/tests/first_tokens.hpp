@@ -28,16 +28,22 @@ struct first_token_state {
   std::vector<double> n_wk, n_k;  // counted from z: V x K, K
   // The five topics of the state are topics[0..4] of K (by default 0..4 of 5).
   explicit first_token_state(int topics_in_all = 5,
-                             std::vector<std::int32_t> topic = {0, 1, 2, 3, 4})
+                             const std::vector<std::int32_t>& topic = {0, 1, 2, 3, 4})
+      : first_token_state(topics_in_all, 4, {{0, 1, 1, 2}, {3}, {2, 0, 3, 0, 1}, {1, 2}, {2, 2, 2}},
+                          {{topic[0], topic[1], topic[1], topic[3]},
+                           {topic[2]},
+                           {topic[4], topic[0], topic[0], topic[2], topic[1]},
+                           {topic[3], topic[3]},
+                           {topic[0], topic[4], topic[0]}}) {}
+  // Another state: each document's words and their topics, of K topics and V words.
+  first_token_state(int topics_in_all, std::int64_t V,
+                    const std::vector<std::vector<std::int32_t>>& words,
+                    const std::vector<std::vector<std::int32_t>>& topics)
       : K(topics_in_all) {
-    docs.vocab_size = 4;
-    const std::vector<std::vector<std::int32_t>> words = {
-        {0, 1, 1, 2}, {3}, {2, 0, 3, 0, 1}, {1, 2}, {2, 2, 2}};
-    const std::vector<std::vector<std::int32_t>> topics = {
-        {0, 1, 1, 3}, {2}, {4, 0, 0, 2, 1}, {3, 3}, {0, 4, 0}};
+    docs.vocab_size = V;
     for (std::size_t m = 0; m < words.size(); ++m) {
       docs.words.insert(docs.words.end(), words[m].begin(), words[m].end());
-      for (const std::int32_t k : topics[m]) z.push_back(topic[static_cast<std::size_t>(k)]);
+      z.insert(z.end(), topics[m].begin(), topics[m].end());
       docs.doc_offsets.push_back(static_cast<std::int64_t>(docs.words.size()));
     }
     n_wk.assign(static_cast<std::size_t>(docs.vocab_size * K), 0.0);

@@ -21,15 +21,16 @@
 //   A: alpha n_wk s_k  the word's topics: running sums built once per iteration (word_buckets);
 //   S: alpha beta s_k  every topic: running sums of s built once per iteration (scale_sums);
 //   O: (n_mo + alpha) (n_wo - 1 + beta) / (n_o - 1 + V beta).
-// The fixed word counts make A's and S's tables exact for the whole sweep, not stale. Only
-// X is summed per token; a draw that falls in R, A or S (their weights carry beta or alpha)
-// searches the document's topics or a table. Departure from SparseLDA: its q bucket sums
-// over the word's topics (about 290 per token on 20news at K = 1000, stop words included)
-// and its r bucket over the document's (about 70 there; summing it per token, reading a
-// V x K row per topic, was this sweep's bottleneck); the AND of
-// the bit sets finds X's few topics without either, reading the word's compact entries and
-// no V x K array. The draw's bits are fixed by the order of the operations below, which
-// every backend runs as written (no contraction).
+// The fixed word counts make A's and S's tables exact for the whole sweep, not stale. Before
+// the buckets, a token of a document of many topics is drawn by rejection where that is
+// expected to cost less than X (proposed, below). Only X is summed per token; a draw that falls in
+// R, A or S (their weights carry beta or alpha) searches the document's topics or a table.
+// Departure from SparseLDA: its q bucket sums over the word's topics (about 290 per token on 20news
+// at K = 1000, stop words included) and its r bucket over the document's (about 70 there; summing
+// it per token, reading a V x K row per topic, was this sweep's bottleneck); the AND of the bit
+// sets finds X's few topics without either, reading the word's compact entries and no V x K array.
+// The draw's bits are fixed by the order of the operations below, which every backend runs as
+// written (no contraction).
 #pragma once
 
 #include <cstdint>
@@ -64,6 +65,10 @@ struct word_buckets {
   std::int32_t* topics;
   std::int32_t* topic_counts;
   double* sums;
+  // Null, or V: each word's largest weight (n_wk + beta) s_k over its topics, the bound
+  // collapsed_documents::proposed draws under (beta is `prior`).
+  double* bounds;
+  double prior;
   // Null, or where each word's list goes (V + 1) and room for the lists: the word's tokens'
   // topics in topic order, n_wk copies of k (hybrid's compact_word, metropolis.hpp).
   const std::int64_t* list_offsets;
@@ -107,14 +112,19 @@ struct word_buckets {
     // The ranks first: they find each token's entry in O(1), not O(K / 64).
     sets.write_ranks(w);
     for (std::int64_t i = first; i < last; ++i) ++topic_counts[at + set.rank(gathered[i])];
-    write_sums(at, end);
+    write_sums(w, at, end);
     write_list(w, at, end);
   }
 
-  BUTTERFLY_FN void write_sums(std::int64_t at, std::int64_t end) const {
-    double sum = 0.0;
-    for (std::int64_t e = at; e < end; ++e)
-      sums[e] = sum += static_cast<double>(topic_counts[e]) * scale[topics[e]];
+  BUTTERFLY_FN void write_sums(std::int64_t w, std::int64_t at, std::int64_t end) const {
+    double sum = 0.0, most = 0.0;
+    for (std::int64_t e = at; e < end; ++e) {
+      const double s = scale[topics[e]], c = static_cast<double>(topic_counts[e]);
+      sums[e] = sum += c * s;
+      const double weight = (c + prior) * s;
+      most = weight > most ? weight : most;
+    }
+    if (bounds != nullptr) bounds[w] = most;
   }
   BUTTERFLY_FN void write_list(std::int64_t w, std::int64_t at, std::int64_t end) const {
     if (lists == nullptr) return;
@@ -160,7 +170,7 @@ struct word_bucket_moves {
       ++t.topic_counts[at + s.rank(w, k)];
       t.gathered[i] = k;
     }
-    if (!moved) return t.write_sums(at, end);  // only the scale has changed
+    if (!moved) return t.write_sums(w, at, end);  // only the scale has changed
     // The entries left at zero out of the set first (and the stored words they empty), so
     // that the new topics' fit in the word's min(n_w, K) places and its stored words' room.
     std::int64_t kept = at;
@@ -212,7 +222,7 @@ struct word_bucket_moves {
         t.gathered[i] = -1 - t.gathered[i];
         ++t.topic_counts[at + s.rank(w, t.gathered[i])];
       }
-    t.write_sums(at, end);
+    t.write_sums(w, at, end);
     t.write_list(w, at, end);
   }
   // The first place in tokens [lo, hi) holding a token >= token (hi if none).
@@ -226,15 +236,21 @@ struct word_bucket_moves {
   }
 };
 
-// Element 0: sums[k] = the running sum of scale over topics 0 .. k, in topic order.
+// Element 0: sums[k] = the running sum of scale over topics 0 .. k, in topic order, and
+// *largest the largest s_k (a topic of no count's weight beta s_k is at most beta times it).
 struct scale_sums {
   const double* scale;
   int K;
   double* sums;
+  double* largest;
   static constexpr std::int64_t grain = 1;
   BUTTERFLY_FN void operator()(std::int64_t) const {
-    double sum = 0.0;
-    for (int k = 0; k < K; ++k) sums[k] = sum += scale[k];
+    double sum = 0.0, most = 0.0;
+    for (int k = 0; k < K; ++k) {
+      sums[k] = sum += scale[k];
+      most = scale[k] > most ? scale[k] : most;
+    }
+    *largest = most;
   }
 };
 
@@ -289,9 +305,11 @@ struct collapsed_documents {
   const std::int32_t* word_topics;   // word_buckets' topics, counts and running sums
   const std::int32_t* word_counts;
   const double* word_sums;
-  const std::int64_t* totals;  // n_k of the previous iteration, K
-  const double* scale;         // s_k = 1 / (n_k + V beta), K
-  const double* scale_sum;     // scale_sums, K
+  const std::int64_t* totals;   // n_k of the previous iteration, K
+  const double* scale;          // s_k = 1 / (n_k + V beta), K
+  const double* scale_sum;      // scale_sums, K
+  const double* word_bounds;    // word_buckets' bounds, V
+  const double* largest_scale;  // scale_sums' largest
   int K;
   double alpha, beta, prior_total;  // prior_total = V beta
   std::uint64_t seed, first_token;
@@ -304,6 +322,10 @@ struct collapsed_documents {
   double* weights;                      // K per slot
   std::int64_t lanes_from = INT64_MAX;  // documents this long are collapsed_long_documents'
   static constexpr std::int64_t grain = 4;
+  // A device's kernel for this step is compiled for 2 resident blocks of threads, not 4: a
+  // token's rejection draw (proposed) holds its proposal's and its word's values beside the
+  // document's places, more than 64 registers (the static checks found spills at 4).
+  static constexpr int min_blocks = 2;
 
   BUTTERFLY_FN void operator()(std::int64_t i) const {
     // Locals: the stores below could alias the members, which would reload them every time.
@@ -319,8 +341,10 @@ struct collapsed_documents {
     double* const sum = weights + i * K;
     for (int k = 0; k < K; ++k) n[k] = 0;
     for (int j = 0; j < slot_words(K); ++j) set[j] = 0;
+    int topics = 0, most = 0;  // the document's topics and a bound on its counts
     for (std::int64_t t = begin; t < end; ++t) {
-      ++n[z[t]];
+      topics += n[z[t]]++ == 0;
+      most = n[z[t]] > most ? n[z[t]] : most;
       set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
       used[z[t] / 4096] |= std::uint64_t{1} << (z[t] / 64 % 64);
     }
@@ -363,9 +387,18 @@ struct collapsed_documents {
         prefetch(word_sums + next_at + ws.size(w1) - 1);
       }
       // The token leaves its document.
-      if (--n[o] == 0 && (set[o / 64] &= ~(std::uint64_t{1} << (o % 64))) == 0)
-        used[o / 4096] &= ~(std::uint64_t{1} << (o / 64 % 64));
+      if (--n[o] == 0) {
+        --topics;
+        if ((set[o / 64] &= ~(std::uint64_t{1} << (o % 64))) == 0)
+          used[o / 4096] &= ~(std::uint64_t{1} << (o / 64 % 64));
+      }
       doc_sum -= scale[o];
+      // Where it pays, a draw by rejection first (proposed); where it declines, the buckets.
+      int k = proposed(t, o, w, begin, end, n, topics, most);
+      if (k >= 0) {
+        add(t, k, n, set, used, topics, most, doc_sum);
+        continue;
+      }
       // X: the topics of both, without o, from the set's words where both have topics (the
       // document's nonempty words and the word's, its mask), in topic order; each one's entry
       // by its stored word's rank.
@@ -395,18 +428,109 @@ struct collapsed_documents {
           }
         }
       }
-      const int k = draw(t, o, w, n, set, doc_sum, x, [&](double u) {
+      k = draw(t, o, w, n, set, doc_sum, x, [&](double u) {
         int i = 0;
         while (i < c - 1 && !(u < sum[i])) ++i;
         return pick[i];
       });
-      z[t] = k;
-      if (n[k]++ == 0) {
-        set[k / 64] |= std::uint64_t{1} << (k % 64);
-        used[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
-      }
-      doc_sum += scale[k];
+      add(t, k, n, set, used, topics, most, doc_sum);
     }
+  }
+
+  // Token t joins topic k of its document.
+  BUTTERFLY_FN void add(std::int64_t t, int k, std::int32_t* n, std::uint64_t* set,
+                        std::uint64_t* used, int& topics, int& most, double& doc_sum) const {
+    z[t] = k;
+    most = n[k] + 1 > most ? n[k] + 1 : most;
+    if (n[k]++ == 0) {
+      ++topics;
+      set[k / 64] |= std::uint64_t{1} << (k % 64);
+      used[k / 4096] |= std::uint64_t{1} << (k / 64 % 64);
+    }
+    doc_sum += scale[k];
+  }
+
+  // Token t's new topic drawn exactly by rejection (document [begin, end) with counts n of
+  // `topics` topics, none above `most`, word w, previous topic o, the token out of its
+  // document's counts), or -1 where that does not pay or every proposal was rejected.
+  // p_k = (n_mk + alpha) f_k with f_k = (n_wk + beta) s_k the word's factor (o's without the
+  // token, f'_o, as draw takes it). Two proposals, each kept with the other factor over its bound:
+  //   from the document: a token of its others (z as the sweep leaves it) or a uniform topic,
+  //     O(1), so k ~ (n_mk + alpha); kept with probability f_k / B, B the word's largest f_k
+  //     (word_buckets' bound) or beta times the largest s_k;
+  //   from the word: its running sums (A's, then S's), k ~ f_k of the tables; kept with
+  //     probability (n_mk + alpha) / (most + alpha), o's also times f'_o / f_o.
+  // A kept k is distributed exactly as p_k. The one expected to keep more (a word spread over
+  // its topics: the document's; a document of even counts: the word's) is tried where the
+  // topics both may share are proposal_cost times its expected proposals, and gives up after
+  // twice the shared topics / proposal_cost; a token whose proposals all fail is drawn by the
+  // buckets from fresh uniforms, which keeps the draw exact. The choice reads the state, which
+  // an exact draw may: either way the topic is distributed as p_k. It pays where the buckets
+  // cost most: a document of hundreds of topics and a word spread over as many (the uniform
+  // start), and long documents later. Not in SparseLDA or the paper (bench/RESULTS.md).
+  static constexpr double proposal_cost = 16.0;  // X's terms a document proposal costs, about
+  BUTTERFLY_FN int proposed(std::int64_t t, int o, int w, std::int64_t begin, std::int64_t end,
+                            const std::int32_t* n, int topics, int most) const {
+    if (topics < proposal_cost) return -1;
+    const std::int64_t at = word_entries[w], entries = sets.size(w);
+    const double shared = static_cast<double>(topics < entries ? topics : entries);
+    const std::int64_t others = end - begin - 1;
+    const double* const word_sum = word_sums + at;
+    const double words = word_sum[entries - 1], all = words + beta * scale_sum[K - 1];
+    // Each side's expected proposals per kept one: the bound over the mean over all K topics
+    // (the other side's topics are not known to meet its own; a word's search counts twice).
+    const double word_bound = word_bounds[w], smooth = beta * *largest_scale;
+    const double bound = word_bound > smooth ? word_bound : smooth;
+    const double by_document = static_cast<double>(K) * bound / all;
+    const double cap = static_cast<double>(most) + alpha;
+    const double by_word =
+        2.0 * cap / (static_cast<double>(others) / static_cast<double>(K) + alpha);
+    const bool document = by_document <= by_word;
+    if (!(shared >= proposal_cost * (document ? by_document : by_word))) return -1;
+    const double mass = static_cast<double>(others) + static_cast<double>(K) * alpha;
+    const std::uint32_t attempts =
+        static_cast<std::uint32_t>((document ? 2.0 : 1.0) * shared / proposal_cost);
+    for (std::uint32_t a = 1; a <= attempts; ++a) {
+      const auto bits = rng::bits(seed, iteration, rng::stream::z,
+                                  first_token + static_cast<std::uint64_t>(t), a);
+      const double y = rng::u01(bits[2], bits[3]);
+      if (document) {
+        const double v = rng::u01(bits[0], bits[1]) * mass;
+        int k;
+        if (v < static_cast<double>(others)) {
+          const std::int64_t j = begin + static_cast<std::int64_t>(v);
+          k = z[j < t ? j : j + 1];
+        } else {
+          const double u = (v - static_cast<double>(others)) / alpha;
+          k = u < static_cast<double>(K) ? static_cast<int>(u) : K - 1;
+        }
+        // A topic of the word has a count of 1 or more: below (1 + beta) s_k its count (where
+        // the word's entries miss the cache) need not be read.
+        const double x = y * bound;
+        if (k == o) {
+          if (x < (static_cast<double>(word_counts[at + sets.rank(w, o)] - 1) + beta) /
+                      (static_cast<double>(totals[o] - 1) + prior_total))
+            return k;
+        } else if (!sets.contains(w, k)) {
+          if (x < beta * scale[k]) return k;
+        } else if (x < (1.0 + beta) * scale[k] ||
+                   x < (static_cast<double>(word_counts[at + sets.rank(w, k)]) + beta) * scale[k]) {
+          return k;
+        }
+      } else {
+        const double v = rng::u01(bits[0], bits[1]) * all;
+        const int k = v < words ? word_topics[at + first_above(word_sum, entries, v)]
+                                : static_cast<int>(first_above(scale_sum, K, (v - words) / beta));
+        double keep = static_cast<double>(n[k]) + alpha;
+        if (k == o) {
+          const double c = static_cast<double>(word_counts[at + sets.rank(w, o)]);
+          keep *= (c - 1.0 + beta) / (static_cast<double>(totals[o] - 1) + prior_total) /
+                  ((c + beta) * scale[o]);
+        }
+        if (y * cap < keep) return k;
+      }
+    }
+    return -1;
   }
 
   // The sum of n_mk s_k over the document's topics (R is beta times it), in topic order; the

@@ -80,7 +80,6 @@ struct collapsed_long_documents {
   template <class SG>
   BUTTERFLY_FN void operator()(const SG& sg, std::int64_t i) const {
     using ints = varying<SG, int>;
-    using longs = varying<SG, std::int64_t>;
     using bits = varying<SG, std::uint64_t>;
     constexpr int W = SG::width;
     const collapsed_documents& d = documents;
@@ -104,10 +103,12 @@ struct collapsed_long_documents {
     }
     sg.sync();
     double doc_sum = d.document_sum(n, set);
+    // The document's topics and a bound on its counts, as they change (every lane's the same).
+    int topics = 0, most = 0;
+    for (int j = 0; j < J; ++j) topics += set_bits(set[j]);
+    for (int k = 0; k < K; ++k) most = n[k] > most ? n[k] : most;
     for (std::int64_t t = begin; t < end; ++t) {
       const int o = d.z[t], w = d.words[t];
-      const stored_set word_set = d.sets.of(w);
-      const std::int64_t at = d.word_entries[w];
       // The token leaves its document.
       first_lane_update(sg, n + o, [](const auto& c) { return c - 1; });
       {
@@ -119,55 +120,13 @@ struct collapsed_long_documents {
       }
       doc_sum -= d.scale[o];
       sg.sync();
-      // X: lane l takes words l, l + W, ... of the sets, those the word stores (word_sets).
-      // W <= 64, so a chunk's words share one mask word (stored_mask: a dense set's mask is
-      // not read), and the stored words before it are counted as the chunks go.
-      static_assert(W <= 64, "a chunk of the set's words within one mask word");
-      int c = 0;
-      for (int first_word = 0, before = 0; first_word < J; first_word += W) {
-        const std::uint64_t mask = word_set.stored_mask(first_word / 64);
-        const ints j = lane + first_word;
-        const bits j_bit = lanes_as<std::uint64_t>(sg, j & 63);  // j % 64
-        const auto stored = j < J && ((mask >> j_bit) & std::uint64_t{1}) != std::uint64_t{0};
-        const ints place =
-            word_set.dense
-                ? j
-                : before + lanes_as<int>(sg, lane_set_bits(bits(mask) & ((bits(1) << j_bit) - 1)));
-        if ((first_word + W) % 64 == 0 || first_word + W >= J) before += set_bits(mask);
-        const bits word_bits = sg.gather(word_set.words, place, stored, std::uint64_t{0});
-        bits b = sg.gather(set, j, stored, std::uint64_t{0}) & word_bits;
-        b = sg.select(j == o / 64, bits(b & ~(std::uint64_t{1} << (o % 64))), b);
-        const longs word_place =
-            at +
-            lanes_as<std::int64_t>(sg, sg.gather(word_set.ranks, place, stored, std::uint16_t{0}));
-        const ints both = lanes_as<int>(sg, lane_set_bits(b));
-        ints slot = c + lanes_before<int>(sg, both);
-        while (sg.any(b != std::uint64_t{0})) {
-          const auto has = b != std::uint64_t{0};
-          const bits under = (b & (std::uint64_t{0} - b)) - 1;  // below b's lowest topic
-          const ints k = j * 64 + lanes_as<int>(sg, lane_set_bits(under));
-          const longs p = word_place + lanes_as<std::int64_t>(sg, lane_set_bits(word_bits & under));
-          const varying<SG, double> x =
-              lanes_as<double>(sg, sg.gather(n, k, has, std::int32_t{0})) *
-              lanes_as<double>(sg, sg.gather(d.word_counts, p, has, std::int32_t{0})) *
-              sg.gather(d.scale, k, has, 0.0);
-          sg.scatter(pick, slot, varying<SG, std::int32_t>(k), has);
-          sg.scatter(term, slot, varying<SG, double>(x), has);
-          slot = slot + sg.select(has, 1, 0);
-          b = b & (b - 1);
-        }
-        c = sg.shuffle(slot, W - 1);  // the last lane's: the chunk's end
-      }
-      sg.sync();
-      double x = 0.0;
-      for (int q = 0; q < c; ++q) x += term[q];
-      const int k = d.draw(t, o, w, n, set, doc_sum, x, [&](double u) {
-        double sum = 0.0;
-        int q = 0;
-        for (; q < c - 1; ++q)
-          if (u < (sum += term[q])) break;
-        return pick[q];
-      });
+      topics -= n[o] == 0;
+      // Where it pays, every lane draws the same topic by rejection (collapsed_documents::
+      // proposed); where it declines, X and the buckets.
+      int k = d.proposed(t, o, w, begin, end, n, topics, most);
+      if (k < 0) k = exact(sg, t, o, w, n, set, pick, term, doc_sum);
+      topics += n[k] == 0;  // no lane has written n since the last sync
+      most = n[k] + 1 > most ? n[k] + 1 : most;
       sg.sync();
       // The token joins topic k's count (its set bit is set whether new or not).
       first_lane_update(sg, d.z + t, [k](const auto&) { return k; });
@@ -176,6 +135,71 @@ struct collapsed_long_documents {
                         [k](const auto& s) { return s | std::uint64_t{1} << (k % 64); });
       doc_sum += d.scale[k];
     }
+  }
+
+  // Token t's topic by X and the buckets (collapsed_documents::draw), the token out of its
+  // document's counts n and topic set; X's topics and terms in the slot's pick and term.
+  template <class SG>
+  BUTTERFLY_FN int exact(const SG& sg, std::int64_t t, int o, int w, const std::int32_t* n,
+                         const std::uint64_t* set, std::int32_t* pick, double* term,
+                         double doc_sum) const {
+    using ints = varying<SG, int>;
+    using longs = varying<SG, std::int64_t>;
+    using bits = varying<SG, std::uint64_t>;
+    constexpr int W = SG::width;
+    const collapsed_documents& d = documents;
+    const int J = set_words(d.K);
+    const ints lane = sg.lane();
+    const stored_set word_set = d.sets.of(w);
+    const std::int64_t at = d.word_entries[w];
+    // X: lane l takes words l, l + W, ... of the sets, those the word stores (word_sets).
+    // W <= 64, so a chunk's words share one mask word (stored_mask: a dense set's mask is
+    // not read), and the stored words before it are counted as the chunks go.
+    static_assert(W <= 64, "a chunk of the set's words within one mask word");
+    int c = 0;
+    for (int first_word = 0, before = 0; first_word < J; first_word += W) {
+      const std::uint64_t mask = word_set.stored_mask(first_word / 64);
+      const ints j = lane + first_word;
+      const bits j_bit = lanes_as<std::uint64_t>(sg, j & 63);  // j % 64
+      const auto stored = j < J && ((mask >> j_bit) & std::uint64_t{1}) != std::uint64_t{0};
+      const ints place =
+          word_set.dense
+              ? j
+              : before + lanes_as<int>(sg, lane_set_bits(bits(mask) & ((bits(1) << j_bit) - 1)));
+      if ((first_word + W) % 64 == 0 || first_word + W >= J) before += set_bits(mask);
+      const bits word_bits = sg.gather(word_set.words, place, stored, std::uint64_t{0});
+      bits b = sg.gather(set, j, stored, std::uint64_t{0}) & word_bits;
+      b = sg.select(j == o / 64, bits(b & ~(std::uint64_t{1} << (o % 64))), b);
+      const longs word_place = at + lanes_as<std::int64_t>(sg, sg.gather(word_set.ranks, place,
+                                                                         stored, std::uint16_t{0}));
+      const ints both = lanes_as<int>(sg, lane_set_bits(b));
+      ints slot = c + lanes_before<int>(sg, both);
+      while (sg.any(b != std::uint64_t{0})) {
+        const auto has = b != std::uint64_t{0};
+        const bits under = (b & (std::uint64_t{0} - b)) - 1;  // below b's lowest topic
+        const ints k = j * 64 + lanes_as<int>(sg, lane_set_bits(under));
+        const longs p = word_place + lanes_as<std::int64_t>(sg, lane_set_bits(word_bits & under));
+        const varying<SG, double> x =
+            lanes_as<double>(sg, sg.gather(n, k, has, std::int32_t{0})) *
+            lanes_as<double>(sg, sg.gather(d.word_counts, p, has, std::int32_t{0})) *
+            sg.gather(d.scale, k, has, 0.0);
+        sg.scatter(pick, slot, varying<SG, std::int32_t>(k), has);
+        sg.scatter(term, slot, varying<SG, double>(x), has);
+        slot = slot + sg.select(has, 1, 0);
+        b = b & (b - 1);
+      }
+      c = sg.shuffle(slot, W - 1);  // the last lane's: the chunk's end
+    }
+    sg.sync();
+    double x = 0.0;
+    for (int q = 0; q < c; ++q) x += term[q];
+    return d.draw(t, o, w, n, set, doc_sum, x, [&](double u) {
+      double sum = 0.0;
+      int q = 0;
+      for (; q < c - 1; ++q)
+        if (u < (sum += term[q])) break;
+      return pick[q];
+    });
   }
 };
 
