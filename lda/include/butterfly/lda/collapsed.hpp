@@ -508,9 +508,7 @@ struct collapsed_documents {
         // the word's entries miss the cache) need not be read.
         const double x = y * bound;
         if (k == o) {
-          if (x < (static_cast<double>(word_counts[at + sets.rank(w, o)] - 1) + beta) /
-                      (static_cast<double>(totals[o] - 1) + prior_total))
-            return k;
+          if (x < own_factor(at + sets.rank(w, o), o)) return k;
         } else if (!sets.contains(w, k)) {
           if (x < beta * scale[k]) return k;
         } else if (x < (1.0 + beta) * scale[k] ||
@@ -523,14 +521,21 @@ struct collapsed_documents {
                                 : static_cast<int>(first_above(scale_sum, K, (v - words) / beta));
         double keep = static_cast<double>(n[k]) + alpha;
         if (k == o) {
-          const double c = static_cast<double>(word_counts[at + sets.rank(w, o)]);
-          keep *= (c - 1.0 + beta) / (static_cast<double>(totals[o] - 1) + prior_total) /
-                  ((c + beta) * scale[o]);
+          const std::int64_t entry = at + sets.rank(w, o);
+          keep *=
+              own_factor(entry, o) / ((static_cast<double>(word_counts[entry]) + beta) * scale[o]);
         }
         if (y * cap < keep) return k;
       }
     }
     return -1;
+  }
+
+  // The word factor of the token's previous topic o without the token itself (its count out of
+  // n_wo, at the word's entry `entry`, and out of n_o): (n_wo - 1 + beta) / (n_o - 1 + V beta).
+  BUTTERFLY_FN double own_factor(std::int64_t entry, int o) const {
+    return (static_cast<double>(word_counts[entry] - 1) + beta) /
+           (static_cast<double>(totals[o] - 1) + prior_total);
   }
 
   // The sum of n_mk s_k over the document's topics (R is beta times it), in topic order; the
@@ -558,9 +563,7 @@ struct collapsed_documents {
     const std::int64_t at = word_entries[w], o_entry = sets.rank(w, o), entries = sets.size(w);
     const double* const word_sum = word_sums + at;
     // o's weight, without the token's own count in n_wo and n_o.
-    const double phi_o = (static_cast<double>(word_counts[at + o_entry] - 1) + beta) /
-                         (static_cast<double>(totals[o] - 1) + prior_total);
-    const double own = (static_cast<double>(n[o]) + alpha) * phi_o;
+    const double own = (static_cast<double>(n[o]) + alpha) * own_factor(at + o_entry, o);
     double r = beta * (doc_sum - static_cast<double>(n[o]) * scale[o]);
     r = r > 0.0 ? r : 0.0;
     const double word_o = word_sum[o_entry] - (o_entry > 0 ? word_sum[o_entry - 1] : 0.0);
