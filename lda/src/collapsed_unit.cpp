@@ -63,6 +63,7 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       entry_counts_(executor(), entry_topics_.size()),
       entry_sums_(executor(), entry_topics_.size()),
       word_bounds_(executor(), size_of(c_.docs().vocab_size)),
+      cursors_(executor(), size_of(c_.docs().vocab_size)),
       set_places_(word_places(c_, true)),
       set_offsets_(executor(), set_places_.data(), set_places_.size()),
       set_heads_(executor(), size_of(c_.docs().vocab_size * steps::word_sets::head_words(a_.K))),
@@ -84,15 +85,26 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       list_offsets_(executor(), list_places_.data(), list_places_.size()),
       lists_(executor(), size_of(list_places_.back())),
       moved_end_(c_.part().num_tokens()),
+      uncounted_end_(c_.part().num_tokens()),
       longest_(longest_document(c_)) {}
 
 void collapsed_unit::moved(std::int64_t first, std::int64_t end) {
   const std::vector<std::int64_t>& offsets = c_.index().doc_offsets;
   const std::int64_t from = offsets[size_of(first)], to = offsets[size_of(end)];
   if (from == to) return;
-  const bool none = moved_first_ == moved_end_;
-  moved_first_ = none ? from : std::min(moved_first_, from);
-  moved_end_ = none ? to : std::max(moved_end_, to);
+  const auto add = [&](std::int64_t& lo, std::int64_t& hi) {
+    const bool none = lo == hi;
+    lo = none ? from : std::min(lo, from);
+    hi = none ? to : std::max(hi, to);
+  };
+  add(moved_first_, moved_end_);
+  add(uncounted_first_, uncounted_end_);
+}
+
+std::pair<std::int64_t, std::int64_t> collapsed_unit::take_moved_tokens() {
+  const std::pair<std::int64_t, std::int64_t> range{uncounted_first_, uncounted_end_};
+  uncounted_first_ = uncounted_end_ = 0;
+  return range;
 }
 
 void collapsed_unit::make_tables() {
@@ -116,9 +128,18 @@ void collapsed_unit::make_tables() {
   buckets.lists = lists_.size() != 0 ? lists_.data() : nullptr;
   // The same tables either way; the moves read only the moved tokens' topics from z, where
   // the build reads every token's at random.
-  if (buckets.counts == nullptr && 2 * (moved_end_ - moved_first_) < c_.part().num_tokens())
-    run(steps::word_bucket_moves{buckets, moved_first_, moved_end_}, c_.docs().vocab_size);
-  else run(buckets, c_.docs().vocab_size);
+  // The blocks of a sweep move one range of tokens after another: each word's run of them
+  // starts where the last moves' ended (the cursors), or at its first token for the first block.
+  if (buckets.counts == nullptr && 2 * (moved_end_ - moved_first_) < c_.part().num_tokens()) {
+    steps::word_bucket_moves moves{buckets, moved_first_, moved_end_};
+    moves.cursors = cursors_.data();
+    moves.resume = moved_first_ == cursors_end_;
+    run(moves, c_.docs().vocab_size);
+    cursors_end_ = moved_end_;
+  } else {
+    run(buckets, c_.docs().vocab_size);
+    cursors_end_ = -1;
+  }
   moved_first_ = moved_end_ = 0;
   run(steps::scale_sums{a_.scale.data(), a_.K, scale_sum_.data(), largest_scale_.data()}, 1);
   tables_valid_ = true;

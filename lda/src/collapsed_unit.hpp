@@ -64,8 +64,10 @@ class collapsed_unit : public mean_unit {
     tables_valid_ = false;
     return combine_seconds;
   }
-  // The tokens of the shard's documents [first, end) have moved since the tables were made.
+  // The tokens of the shard's documents [first, end) have moved since the tables were made
+  // and n_k was counted.
   void moved(std::int64_t first, std::int64_t end);
+  std::pair<std::int64_t, std::int64_t> take_moved_tokens() override;
   void posterior_means() override;
   std::int64_t* totals() override { return totals_.data(); }
   // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
@@ -83,6 +85,9 @@ class collapsed_unit : public mean_unit {
   state_array<std::int32_t> entry_topics_, entry_counts_;
   state_array<double> entry_sums_;
   state_array<double> word_bounds_;  // word_buckets' bounds (collapsed_documents::proposed)
+  // word_bucket_moves' cursors, each word's first token at or after cursors_end_ (-1: none).
+  state_array<std::int64_t> cursors_;
+  std::int64_t cursors_end_ = -1;
   std::vector<std::int64_t> set_places_;
   detail::mirror<const std::int64_t> set_offsets_;
   state_array<std::uint64_t> set_heads_;
@@ -106,8 +111,9 @@ class collapsed_unit : public mean_unit {
   state_array<std::int32_t> lists_;
   bool tables_valid_ = false;  // word_buckets and scale_sums are those of the counts
   // The shard's tokens whose topics may have moved since word_buckets gathered them: a range
-  // that holds them all (every token, until the first build).
+  // that holds them all (every token, until the first build); and since n_k was counted.
   std::int64_t moved_first_ = 0, moved_end_;
+  std::int64_t uncounted_first_ = 0, uncounted_end_;
   std::int64_t longest_;  // the shard's longest document's tokens
 };
 

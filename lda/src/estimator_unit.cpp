@@ -25,8 +25,10 @@ void step_runner::count_topics(const steps::topic_counts& s, const std::int64_t*
 }
 
 void step_runner::count_topics(const steps::token_partials& s) const {
-  if (b_.kernel_memory() != detail::memory::device) return run(s, s.chunks);
-  run(steps::zero_entries<std::int64_t>{s.partial}, s.chunks * s.K);
+  if (s.end_chunk <= s.first_chunk) return;
+  if (b_.kernel_memory() != detail::memory::device) return run(s, s.end_chunk - s.first_chunk);
+  run(steps::zero_entries<std::int64_t>{s.partial + s.first_chunk * s.K},
+      (s.end_chunk - s.first_chunk) * s.K);
   steps::token_partial_counts per_token{};
   per_token.z = s.z;
   per_token.tokens = s.tokens;
@@ -34,7 +36,8 @@ void step_runner::count_topics(const steps::token_partials& s) const {
   per_token.K = s.K;
   per_token.partial = s.partial;
   per_token.pooled = s.pooled;
-  run(per_token, s.tokens);
+  per_token.first_token = s.first_chunk * s.length();
+  run(per_token, std::min(s.end_chunk * s.length(), s.tokens) - per_token.first_token);
 }
 
 namespace {
@@ -87,6 +90,7 @@ steps::token_partials chain_arrays::chunk_partials(std::int64_t tokens, std::int
   s.K = K;
   s.partial = partial;
   s.pooled = pooled;
+  s.end_chunk = count_chunks;
   return s;
 }
 

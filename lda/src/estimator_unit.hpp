@@ -39,7 +39,7 @@ class step_runner {
   // tokens, the faster shape for a CPU); on device memory zeroed, then one element per token
   // with an integer atomic add (count_steps.hpp), the same integers, so that no thread walks
   // a long row alone. s for `rows` rows, whose offsets on the host start at host_offsets
-  // (rows + 1 of them); s for its chunks.
+  // (rows + 1 of them); s for its chunks [first_chunk, end_chunk).
   void count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets,
                     std::int64_t rows) const;
   void count_topics(const steps::token_partials& s) const;

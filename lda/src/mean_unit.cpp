@@ -16,7 +16,13 @@ double mean_unit::estimate(std::uint32_t i) {
                                                            count_partial_.data()},
         a_.chunks * K);
   } else {
-    steps_.count_topics(a_.chunk_partials(c_.part().num_tokens(), count_partial_.data()));
+    steps::token_partials partials =
+        a_.chunk_partials(c_.part().num_tokens(), count_partial_.data());
+    // Every chunk the first time: the rows start uncounted (an empty shard's too).
+    const auto [first, end] = take_moved_tokens();
+    if (partials_counted_) partials.chunks_of(first, end);
+    partials_counted_ = true;
+    steps_.count_topics(partials);
   }
   steps::mean_scale n_k{};
   n_k.partial = count_partial_.data();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "estimator_unit.hpp"
 
@@ -27,10 +28,17 @@ class mean_unit : public estimator_unit {
   virtual void posterior_means();
   // Where mean_scale also writes n_k (the sweeps read it), or null.
   virtual std::int64_t* totals() { return nullptr; }
+  // The shard's tokens whose topics may have changed since the last call, a range that holds
+  // them all, which this call forgets: estimate counts n_k's partials of their chunks only.
+  // Here every token (a draw of every z).
+  virtual std::pair<std::int64_t, std::int64_t> take_moved_tokens() {
+    return {0, c_.part().num_tokens()};
+  }
   // Per chunk of tokens (or, with a count combiner, of words) and topic: the integer
   // partials of n_k (steps::token_partials, column_partials).
   state_array<std::int64_t> count_partial_;
-  bool model_stale_ = false;  // theta and phi are not those of the counts (refresh_model)
+  bool model_stale_ = false;       // theta and phi are not those of the counts (refresh_model)
+  bool partials_counted_ = false;  // count_partial_ holds the counts of z's tokens
 };
 
 }  // namespace butterfly::lda

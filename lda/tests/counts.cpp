@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "butterfly/lda/steps.hpp"
@@ -231,6 +232,56 @@ TEST_CASE("lda counts: n_k from z by token_partials equals the column sums of n_
 }
 
 TEST_CASE(
+    "lda counts: token_partials counting again only the chunks of the tokens that moved (host "
+    "and per-token forms) gives a whole count's partials",
+    "[lda][counts]") {
+  const int K = 9;
+  std::vector<std::int64_t> lengths;
+  for (int w = 0; w < 300; ++w) lengths.push_back((w * 29) % 13);
+  word_tokens c = make(lengths, K, 11);
+  const auto N = static_cast<std::int64_t>(c.z.size());
+  const std::int64_t chunks = 17;
+  const auto whole = [&] {
+    std::vector<std::int64_t> p(static_cast<std::size_t>(chunks * K), -1);
+    const steps::token_partials all{c.z.data(), N, chunks, K, p.data()};
+    for (std::int64_t i = 0; i < chunks; ++i) all(i);
+    return p;
+  };
+  std::vector<std::int64_t> host = whole(), per_token = host;
+  std::mt19937 gen(5);
+  std::uniform_int_distribution<std::int32_t> topic(0, K - 1);
+  const std::int64_t length = (N + chunks - 1) / chunks;
+  // A range inside a chunk, one across chunk edges, one from a chunk's first token to another's
+  // last, one token, none, the last chunk's tail, all.
+  const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
+      {length + 3, length + 9},
+      {2 * length - 4, 5 * length + 2},
+      {3 * length, 6 * length},
+      {N / 2, N / 2 + 1},
+      {N / 3, N / 3},
+      {N - 5, N},
+      {0, N}};
+  for (const auto& [first, end] : ranges) {
+    INFO("tokens " << first << ".." << end);
+    for (std::int64_t t = first; t < end; ++t) c.z[static_cast<std::size_t>(t)] = topic(gen);
+    steps::token_partials moved{c.z.data(), N, chunks, K, host.data()};
+    moved.chunks_of(first, end);
+    REQUIRE(moved.first_chunk <= first / length);
+    REQUIRE(moved.end_chunk - moved.first_chunk <= (end - first + 2 * length - 2) / length);
+    for (std::int64_t i = 0; i < moved.end_chunk - moved.first_chunk; ++i) moved(i);
+    // The device's form as step_runner runs it: the chunks' rows zeroed, then a token each.
+    for (std::int64_t i = moved.first_chunk * K; i < moved.end_chunk * K; ++i)
+      per_token[static_cast<std::size_t>(i)] = 0;
+    steps::token_partial_counts each{c.z.data(), N, chunks, K, per_token.data()};
+    each.first_token = moved.first_chunk * moved.length();
+    for (std::int64_t t = each.first_token; t < std::min(moved.end_chunk * length, N); ++t)
+      each(t - each.first_token);
+    REQUIRE(host == whole());
+    REQUIRE(per_token == host);
+  }
+}
+
+TEST_CASE(
     "lda counts: word_buckets from z makes the entries it makes from n_wk, and phi from them is "
     "the counts' phi",
     "[lda][counts]") {
@@ -335,31 +386,49 @@ TEST_CASE(
   const steps::word_buckets made = from_z(moved, before);
   for (std::int64_t w = 0; w < V; ++w) made(w);
   // The block's tokens move to a topic drawn at random with probability 3/4: the short words
-  // lose topics and gain others in one step, more than their places hold at once.
+  // lose topics and gain others in one step, more than their places hold at once. Then the
+  // tokens after the block, as the next block of a sweep moves them (the moves start from the
+  // cursors the first left), then those before it, as the next sweep's first block.
   std::mt19937 gen(3);
   std::uniform_int_distribution<std::int32_t> topic(0, K - 1);
   std::bernoulli_distribution moves(0.75);
-  for (std::int64_t t = first; t < end; ++t)
-    if (moves(gen)) c.z[static_cast<std::size_t>(t)] = topic(gen);
-  const steps::word_bucket_moves update{from_z(moved, after), first, end};
-  const steps::word_buckets remade = from_z(fresh, after);
-  for (std::int64_t w = 0; w < V; ++w) {
-    update(w);
-    remade(w);
+  std::vector<std::int64_t> cursors(static_cast<std::size_t>(V), -1);
+  for (int pass = 0; pass < 3; ++pass) {
+    const std::int64_t from = pass == 0 ? first : pass == 1 ? end : 0;
+    const std::int64_t to = pass == 0 ? end : pass == 1 ? N : first;
+    INFO("tokens " << from << ".." << to);
+    for (std::int64_t t = from; t < to; ++t)
+      if (moves(gen)) c.z[static_cast<std::size_t>(t)] = topic(gen);
+    steps::word_bucket_moves update{from_z(moved, after), from, to};
+    update.cursors = cursors.data();
+    update.resume = pass == 1;
+    const steps::word_buckets remade = from_z(fresh, after);
+    for (std::int64_t w = 0; w < V; ++w) {
+      update(w);
+      remade(w);
+    }
+    require_entries(c, dense_counts(c, V, K), K, entries, after, moved);
+    REQUIRE(moved.heads == fresh.heads);
+    for (std::int64_t w = 0; w < V; ++w) {
+      INFO("word " << w);
+      const auto at = static_cast<std::size_t>(entries[w]);
+      const auto to_place = at + static_cast<std::size_t>(fresh.sets(K).size(w));
+      const auto part = [&](const auto& v) {
+        return std::vector(v.begin() + at, v.begin() + to_place);
+      };
+      REQUIRE(part(moved.topics) == part(fresh.topics));
+      REQUIRE(part(moved.topic_counts) == part(fresh.topic_counts));
+      REQUIRE(part(moved.sums) == part(fresh.sums));  // the same bits
+      REQUIRE(moved.stored(K, w) == fresh.stored(K, w));
+      REQUIRE(moved.stored_ranks(K, w) == fresh.stored_ranks(K, w));
+      // The cursor: the word's first token at or after the range's end.
+      const auto tokens_of = c.tokens.begin() + c.offsets[w];
+      REQUIRE(cursors[static_cast<std::size_t>(w)] ==
+              c.offsets[w] + (std::lower_bound(tokens_of, c.tokens.begin() + c.offsets[w + 1],
+                                               static_cast<std::uint32_t>(to)) -
+                              tokens_of));
+    }
+    REQUIRE(moved.gathered == fresh.gathered);
+    REQUIRE(moved.lists == fresh.lists);
   }
-  require_entries(c, dense_counts(c, V, K), K, entries, after, moved);
-  REQUIRE(moved.heads == fresh.heads);
-  for (std::int64_t w = 0; w < V; ++w) {
-    INFO("word " << w);
-    const auto at = static_cast<std::size_t>(entries[w]);
-    const auto to = at + static_cast<std::size_t>(fresh.sets(K).size(w));
-    const auto part = [&](const auto& v) { return std::vector(v.begin() + at, v.begin() + to); };
-    REQUIRE(part(moved.topics) == part(fresh.topics));
-    REQUIRE(part(moved.topic_counts) == part(fresh.topic_counts));
-    REQUIRE(part(moved.sums) == part(fresh.sums));  // the same bits
-    REQUIRE(moved.stored(K, w) == fresh.stored(K, w));
-    REQUIRE(moved.stored_ranks(K, w) == fresh.stored_ranks(K, w));
-  }
-  REQUIRE(moved.gathered == fresh.gathered);
-  REQUIRE(moved.lists == fresh.lists);
 }

@@ -144,16 +144,27 @@ struct word_buckets {
 struct word_bucket_moves {
   word_buckets tables;
   std::int64_t first_token, end_token;
+  // Null, or V: where each word's first token at or after end_token is in its list, written
+  // here for the next moves (the blocks of a sweep move one range after another); with
+  // resume, read first, as the moves before left them: its first token at or after first_token.
+  std::int64_t* cursors = nullptr;
+  bool resume = false;
   static constexpr std::int64_t grain = word_buckets::grain;
   BUTTERFLY_FN void operator()(std::int64_t w) const {
     const word_buckets& t = tables;
     const word_sets& s = t.sets;
     const std::int64_t at = t.entries[w];
     std::int64_t end = at + s.size(w);
-    // The word's tokens in the range: a run of its list, which is in token order.
-    const std::int64_t last = t.token_offsets[w + 1];
-    const std::int64_t lo = first_from(t.token_offsets[w], last, first_token);
-    const std::int64_t hi = first_from(lo, last, end_token);
+    // The word's tokens in the range: a run of its list, which is in token order. Its start
+    // from the cursor or a binary search (a miss per probe in a frequent word's list), its end
+    // by walking the run, which the loop below reads anyway.
+    const std::int64_t from = t.token_offsets[w], last = t.token_offsets[w + 1];
+    const std::int64_t lo = first_token == 0 ? from
+                            : resume         ? cursors[w]
+                                             : first_from(from, last, first_token);
+    std::int64_t hi = lo;
+    while (hi < last && t.tokens[hi] < end_token) ++hi;
+    if (cursors != nullptr) cursors[w] = hi;
     // Each moved token's count out of its old topic's entry and into its new one's; a topic
     // new to the word is marked in gathered (-1 - k) until its entry is made.
     bool moved = false, grew = false;

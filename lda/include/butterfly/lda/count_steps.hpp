@@ -119,20 +119,29 @@ struct topic_counts {
   }
 };
 
-// Element c: row c of partial (chunks x K) counts the topics of the tokens in chunk c (the
-// tokens cut into `chunks` equal ranges): with mean_scale, n_k from z in O(tokens), the same
-// integers as column_partials of n_wk in O(V K). Not with a count combiner (MPI), whose
-// combined n_wk covers tokens this z does not. With `pooled`, the pooled sweeps' topics too.
-// The host's form; a device's is token_partial_counts.
+// Element i: row c = first_chunk + i of partial (chunks x K) counts the topics of the tokens in
+// chunk c (the tokens cut into `chunks` equal ranges): with mean_scale, n_k from z in
+// O(tokens), the same integers as column_partials of n_wk in O(V K). Not with a count combiner
+// (MPI), whose combined n_wk covers tokens this z does not. With `pooled`, the pooled sweeps'
+// topics too. The rows of chunks [first_chunk, end_chunk) are counted, the others kept: a
+// block of a sweep moves only its own tokens' topics (chunks_of). The host's form; a device's
+// is token_partial_counts.
 struct token_partials {
   const std::int32_t* z;
   std::int64_t tokens, chunks;
   int K;
   std::int64_t* partial;
   pooled_topics pooled = {};
+  std::int64_t first_chunk = 0, end_chunk = 0;
   static constexpr std::int64_t grain = 1;
-  BUTTERFLY_FN void operator()(std::int64_t c) const {
-    const std::int64_t length = (tokens + chunks - 1) / chunks;
+  BUTTERFLY_FN std::int64_t length() const { return (tokens + chunks - 1) / chunks; }
+  // The chunks that hold tokens [first, end): the rows to count again after those moved.
+  BUTTERFLY_FN void chunks_of(std::int64_t first, std::int64_t end) {
+    first_chunk = first < end ? first / length() : 0;
+    end_chunk = first < end ? (end - 1) / length() + 1 : 0;
+  }
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    const std::int64_t c = first_chunk + i, length = this->length();
     const std::int64_t end = (c + 1) * length < tokens ? (c + 1) * length : tokens;
     std::int64_t* p = partial + c * K;
     for (int k = 0; k < K; ++k) p[k] = 0;
@@ -188,17 +197,18 @@ struct token_topic_counts {
   }
 };
 
-// Element t: token t adds 1 to token_partials' row of its chunk at its topic (and at its
-// topic in each pooled sweep), into partial zeroed before: token_partials' integers.
+// Element i: token t = first_token + i adds 1 to token_partials' row of its chunk at its topic
+// (and at its topic in each pooled sweep), into rows zeroed before: token_partials' integers.
 struct token_partial_counts {
   const std::int32_t* z;
   std::int64_t tokens, chunks;
   int K;
-  std::int64_t* partial;  // chunks x K, zeroed
+  std::int64_t* partial;  // chunks x K, the rows of the counted chunks zeroed
   pooled_topics pooled = {};
+  std::int64_t first_token = 0;
   static constexpr std::int64_t grain = 1 << 12;
-  BUTTERFLY_FN void operator()(std::int64_t t) const {
-    const std::int64_t length = (tokens + chunks - 1) / chunks;
+  BUTTERFLY_FN void operator()(std::int64_t i) const {
+    const std::int64_t t = first_token + i, length = (tokens + chunks - 1) / chunks;
     std::int64_t* const p = partial + (t / length) * K;
     detail::atomic_add(p + z[t], std::int64_t{1});
     for (int s = 0; s < pooled.sweeps; ++s)
