@@ -19,11 +19,13 @@
 
 #include "butterfly/detail/config.hpp"
 
-// Every function here is inlined: GCC's note that a 32- or 64-byte vector argument would be
-// passed differently with AVX or AVX-512 concerns no call that exists. Not popped at the
-// end of the header: GCC emits the note where templates are instantiated, at the end of
-// the including file.
-#if defined(__GNUC__) && !defined(__clang__)
+// Every function here is inlined: GCC's and clang's note that a 32- or 64-byte vector argument
+// or result would be passed differently with AVX or AVX-512 concerns no call that exists. Not
+// popped at the end of the header: the compilers emit the note where templates are
+// instantiated, at the end of the including file.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
