@@ -126,6 +126,11 @@ struct topic_counts {
 // topics too. The rows of chunks [first_chunk, end_chunk) are counted, the others kept: a
 // block of a sweep moves only its own tokens' topics (chunks_of). The host's form; a device's
 // is token_partial_counts.
+// Tokens per chunk of token_partials' rows (the last chunk may hold fewer, or none).
+BUTTERFLY_FN std::int64_t chunk_length(std::int64_t tokens, std::int64_t chunks) {
+  return (tokens + chunks - 1) / chunks;
+}
+
 struct token_partials {
   const std::int32_t* z;
   std::int64_t tokens, chunks;
@@ -134,7 +139,7 @@ struct token_partials {
   pooled_topics pooled = {};
   std::int64_t first_chunk = 0, end_chunk = 0;
   static constexpr std::int64_t grain = 1;
-  BUTTERFLY_FN std::int64_t length() const { return (tokens + chunks - 1) / chunks; }
+  BUTTERFLY_FN std::int64_t length() const { return chunk_length(tokens, chunks); }
   // The chunks that hold tokens [first, end): the rows to count again after those moved.
   BUTTERFLY_FN void chunks_of(std::int64_t first, std::int64_t end) {
     first_chunk = first < end ? first / length() : 0;
@@ -208,8 +213,8 @@ struct token_partial_counts {
   std::int64_t first_token = 0;
   static constexpr std::int64_t grain = 1 << 12;
   BUTTERFLY_FN void operator()(std::int64_t i) const {
-    const std::int64_t t = first_token + i, length = (tokens + chunks - 1) / chunks;
-    std::int64_t* const p = partial + (t / length) * K;
+    const std::int64_t t = first_token + i;
+    std::int64_t* const p = partial + (t / chunk_length(tokens, chunks)) * K;
     detail::atomic_add(p + z[t], std::int64_t{1});
     for (int s = 0; s < pooled.sweeps; ++s)
       detail::atomic_add(p + pooled.topics[s * pooled.stride + t], std::int64_t{1});
