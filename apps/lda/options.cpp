@@ -113,19 +113,25 @@ void add_train_options(CLI::App& cmd, train_args& a) {
          "mh = the same chain, each token moved by Metropolis-Hastings proposals from its document "
          "and word (O(1) per token, slower mixing per iteration); hybrid = the same chain, "
          "mh's moves read from collapsed's compact tables (no V x K array; for K of thousands); "
+         "phased = Metropolis-Hastings in WarpLDA's word and document phases, each element's "
+         "counts its own (O(1) per token, reads in runs; for long documents; one process); "
          "mean = z drawn by --algorithm "
          "from "
          "the posterior means (cheaper iterations, but it can stop short of the best model); "
          "sample = "
          "theta and phi drawn from their Dirichlets (the paper's uncollapsed Gibbs sampler). "
-         "--algorithm and --width apply to mean and sample")
+         "--algorithm and --width apply to mean and sample. Default: phased where the training "
+         "documents average at least " +
+             std::to_string(lda::phased_from_length) +
+             " tokens (long documents) and number at least 4 per topic, else collapsed (and "
+             "collapsed where --sweep-blocks or --subgroup-from is given)")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh", "hybrid"}))
-      ->capture_default_str();
-  cmd.add_option("--burn-in", a.run.burn_in,
-                 "with --estimator collapsed, mh or hybrid: the first N iterations draw z as "
-                 "--estimator mean does "
-                 "(the dense butterfly draw), the rest are its sweeps")
+      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh", "hybrid", "phased"}));
+  cmd.add_option(
+         "--burn-in", a.run.burn_in,
+         "with --estimator collapsed, mh, hybrid or phased: the first N iterations draw z as "
+         "--estimator mean does "
+         "(the dense butterfly draw), the rest are its sweeps")
       ->type_name("N")
       ->check(CLI::Range(0u, 1u << 24))
       ->capture_default_str();
@@ -210,13 +216,16 @@ void add_train_options(CLI::App& cmd, train_args& a) {
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
   cmd.callback([&a, average, blocks, subgroups] {
     const lda::training_options& r = a.run;
-    const lda::estimator e = lda::parse_estimator(a.estimator);
-    if (r.subgroup_from != 0 && e != lda::estimator::collapsed)
+    // Without --estimator the corpus picks it (lda::resolved): collapsed where these options
+    // are given, and where the model is made from z either way.
+    const bool given = !a.estimator.empty();
+    const lda::estimator e = given ? lda::parse_estimator(a.estimator) : lda::estimator::collapsed;
+    if (given && r.subgroup_from != 0 && e != lda::estimator::collapsed)
       throw CLI::ValidationError(subgroups->get_name(),
                                  "applies to --estimator collapsed, got --subgroup-from " +
                                      std::to_string(r.subgroup_from) + " with --estimator " +
                                      a.estimator);
-    if (r.sweep_blocks.value_or(1) > 1 && !lda::sweeps_word_tables(e))
+    if (given && r.sweep_blocks.value_or(1) > 1 && !lda::sweeps_in_blocks(e))
       throw CLI::ValidationError(blocks->get_name(),
                                  "applies to --estimator collapsed or hybrid, got --sweep-blocks " +
                                      std::to_string(*r.sweep_blocks) + " with --estimator " +
@@ -224,9 +233,9 @@ void add_train_options(CLI::App& cmd, train_args& a) {
     if (r.average.value_or(1) > 1 && !lda::model_from_z(e, r.burn_in))
       throw CLI::ValidationError(
           average->get_name(),
-          "pools sweeps only with --estimator collapsed or hybrid and no --burn-in, "
+          "pools sweeps only with --estimator collapsed, hybrid or phased and no --burn-in, "
           "got --average " +
-              std::to_string(*r.average) + " with --estimator " + a.estimator +
+              std::to_string(*r.average) + (given ? " with --estimator " + a.estimator : "") +
               (r.burn_in > 0 ? " --burn-in " + std::to_string(r.burn_in) : ""));
   });
 }
@@ -264,7 +273,7 @@ void add_infer_options(CLI::App& cmd, infer_args& a) {
 lda::training_options training_options_of(const train_args& a) {
   lda::training_options o = a.run;
   o.method = parse_algorithm(a.algorithm);
-  o.estimator = lda::parse_estimator(a.estimator);
+  if (!a.estimator.empty()) o.estimator = lda::parse_estimator(a.estimator);
   return o;
 }
 

@@ -63,8 +63,9 @@ estimator parse_estimator(const std::string& name) {
   if (name == "collapsed") return estimator::collapsed;
   if (name == "mh") return estimator::mh;
   if (name == "hybrid") return estimator::hybrid;
-  throw std::invalid_argument("estimator must be sample, mean, collapsed, mh or hybrid, got '" +
-                              name + "'");
+  if (name == "phased") return estimator::phased;
+  throw std::invalid_argument(
+      "estimator must be sample, mean, collapsed, mh, hybrid or phased, got '" + name + "'");
 }
 
 const char* estimator_name(estimator e) {
@@ -73,9 +74,16 @@ const char* estimator_name(estimator e) {
     case estimator::collapsed: return "collapsed";
     case estimator::mh: return "mh";
     case estimator::hybrid: return "hybrid";
+    case estimator::phased: return "phased";
     case estimator::sample: break;
   }
   return "sample";
+}
+
+estimator default_estimator(std::int64_t num_docs, std::int64_t num_tokens, int num_topics) {
+  const bool long_documents = num_tokens >= std::int64_t{phased_from_length} * num_docs;
+  return num_docs >= few_documents_per_topic * num_topics && long_documents ? estimator::phased
+                                                                            : estimator::collapsed;
 }
 
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
@@ -84,10 +92,12 @@ std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
 }
 
 std::uint32_t default_sweep_blocks(estimator e, std::int64_t num_docs, int num_topics) {
-  return sweeps_word_tables(e) && num_docs < 4 * std::int64_t{num_topics} ? 16 : 1;
+  return sweeps_in_blocks(e) && num_docs < few_documents_per_topic * num_topics ? 16 : 1;
 }
 
-bool sweeps_word_tables(estimator e) { return e == estimator::collapsed || e == estimator::hybrid; }
+bool sweeps_word_tables(estimator e) { return sweeps_in_blocks(e) || e == estimator::phased; }
+
+bool sweeps_in_blocks(estimator e) { return e == estimator::collapsed || e == estimator::hybrid; }
 
 bool model_from_z(estimator e, std::uint32_t burn_in) {
   return sweeps_word_tables(e) && burn_in == 0;
@@ -116,11 +126,11 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
   if (how_.average > max_average ||
       (how_.average > 1 && !model_from_z(how_.estimator, how_.burn_in)))
     throw std::invalid_argument(
-        "sampler_options::average must be 1 unless the estimator is collapsed or hybrid "
+        "sampler_options::average must be 1 unless the estimator is collapsed, hybrid or phased "
         "without a burn-in, and at most " +
         std::to_string(max_average) + "; got " + std::to_string(how_.average));
   if (how_.sweep_blocks < 1 || how_.sweep_blocks > max_sweep_blocks ||
-      (how_.sweep_blocks > 1 && !sweeps_word_tables(how_.estimator)))
+      (how_.sweep_blocks > 1 && !sweeps_in_blocks(how_.estimator)))
     throw std::invalid_argument(
         "sampler_options::sweep_blocks must be 1 unless the estimator is collapsed or hybrid, "
         "and from 1 to " +
@@ -131,6 +141,12 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
                                 std::to_string(max_table_topics) + " with the " +
                                 estimator_name(how_.estimator) + " estimator; got " +
                                 std::to_string(h_.num_topics));
+  // The word phase moves every token of a word against the word's counts, and a process with
+  // a count combiner holds only its shard's tokens.
+  if (how_.estimator == estimator::phased && combine_)
+    throw std::invalid_argument(
+        "sampler_options::estimator phased runs in one process: its word phase needs every "
+        "token of a word, and a count combiner (MPI) shards them; use collapsed there");
   if (how_.subgroup_from != 0 && how_.estimator != estimator::collapsed)
     throw std::invalid_argument(
         "sampler_options::subgroup_from must be 0 unless the estimator is collapsed; got " +

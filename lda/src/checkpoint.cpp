@@ -122,7 +122,7 @@ void encode(encoder& e, const training_options& o) {
   e.pod(o.seed);
   e.text(std::string(name(o.method)));
   e.pod(static_cast<std::int32_t>(o.width));
-  e.text(estimator_name(o.estimator));
+  e.text(estimator_name(o.estimator.value()));  // resolved options
   e.pod(o.burn_in);
   e.maybe(o.start_topics);
   e.maybe(o.average);

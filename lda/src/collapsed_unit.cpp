@@ -11,22 +11,27 @@
 #include <vector>
 
 namespace butterfly::lda {
-namespace {
 
-// Documents that collapsed_documents sweeps at once, each with its slot of scratch rows
-// (16 K bytes): on the host enough to keep every thread busy between the batches' joins (256
-// per thread, but at most 8 MiB of them and at least 16 per thread: at K = 10,000, 256 would
-// be 41 MB a thread, a third of a run's memory), on a device as many as 1 GiB holds (a thread
-// per document, so a batch should fill the device). The bits do not depend on it: documents
-// are independent within a sweep.
-std::int64_t sweep_slots(const detail::executor& b, int K, std::int64_t docs) {
-  const std::int64_t slot_bytes = std::int64_t{K} * (4 + 4 + 8) + steps::slot_words(K) * 8;
+// Elements swept at once, each with its slot of scratch rows (slot_bytes): on the host enough
+// to keep every thread busy between the batches' joins (256 per thread, but at most 8 MiB of
+// them and at least 16 per thread: at K = 10,000 collapsed's 256 would be 41 MB a thread, a
+// third of a run's memory), on a device as many as 1 GiB holds (a thread per element, so a
+// batch should fill the device). The bits do not depend on it: the elements are independent.
+std::int64_t sweep_slots(const detail::executor& b, std::int64_t slot_bytes,
+                         std::int64_t elements) {
   const std::int64_t threads = b.threads();
   const std::int64_t n =
       b.kernel_memory() == detail::memory::device
           ? (std::int64_t{1} << 30) / slot_bytes
           : std::min(256 * threads, std::max(16 * threads, (std::int64_t{8} << 20) / slot_bytes));
-  return std::max<std::int64_t>(1, std::min(n, docs));
+  return std::max<std::int64_t>(1, std::min(n, elements));
+}
+
+namespace {
+
+// collapsed_documents' slot: K counts, K topics of X, K running sums and the topic set.
+std::int64_t document_slot_bytes(int K) {
+  return std::int64_t{K} * (4 + 4 + 8) + steps::slot_words(K) * 8;
 }
 
 // Where each word's entries go (V + 1): as many places as the word can have topics, min(its
@@ -53,7 +58,7 @@ std::int64_t longest_document(const chain& c) {
 
 }  // namespace
 
-collapsed_unit::collapsed_unit(const context& x, bool lists)
+collapsed_unit::collapsed_unit(const context& x, bool lists, bool slots)
     : mean_unit(x),
       totals_(executor(), size_of(a_.K)),
       gathered_(executor(), a_.host.z.size()),
@@ -71,7 +76,7 @@ collapsed_unit::collapsed_unit(const context& x, bool lists)
       set_ranks_(executor(), set_words_.size()),
       scale_sum_(executor(), size_of(a_.K)),
       largest_scale_(executor(), 1),
-      slots_(sweep_slots(executor(), a_.K, c_.part().num_docs())),
+      slots_(slots ? sweep_slots(executor(), document_slot_bytes(a_.K), c_.part().num_docs()) : 0),
       doc_counts_(executor(), size_of(slots_ * a_.K)),
       picks_(executor(), doc_counts_.size()),
       weights_(executor(), doc_counts_.size()),

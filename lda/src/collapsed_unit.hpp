@@ -11,10 +11,15 @@
 
 namespace butterfly::lda {
 
+// Elements (documents, words) a sweep's step runs at once, each with slot_bytes of scratch
+// rows: batches of this many, the scratch of one batch held.
+std::int64_t sweep_slots(const detail::executor& b, std::int64_t slot_bytes, std::int64_t elements);
+
 class collapsed_unit : public mean_unit {
  public:
-  // With lists, word_buckets also makes the words' lists (hybrid's compact_word).
-  explicit collapsed_unit(const context& x, bool lists = false);
+  // With lists, word_buckets also makes the words' lists (hybrid's compact_word); without
+  // slots, no scratch for collapsed_documents (a unit that sweeps otherwise: phased).
+  explicit collapsed_unit(const context& x, bool lists = false, bool slots = true);
   bool sweeping() const override { return true; }
   void sweep(std::uint32_t i) override;
   void phi_rows(std::int64_t first, std::int64_t count, float* rows) override;
@@ -56,6 +61,10 @@ class collapsed_unit : public mean_unit {
   // The words' lists (word_buckets' lists) and where each goes, where asked for.
   const std::int64_t* list_offsets() const { return list_offsets_.data(); }
   const std::int32_t* lists() const { return lists_.data(); }
+  // The tokens of the shard's documents [first, end) have moved since the tables were made
+  // and n_k was counted.
+  void moved(std::int64_t first, std::int64_t end);
+  std::int64_t* totals() override { return totals_.data(); }
 
  private:
   double count_counts(std::uint32_t i) override {
@@ -64,12 +73,8 @@ class collapsed_unit : public mean_unit {
     tables_valid_ = false;
     return combine_seconds;
   }
-  // The tokens of the shard's documents [first, end) have moved since the tables were made
-  // and n_k was counted.
-  void moved(std::int64_t first, std::int64_t end);
   std::pair<std::int64_t, std::int64_t> take_moved_tokens() override;
   void posterior_means() override;
-  std::int64_t* totals() override { return totals_.data(); }
   // posterior_mean_words over the entries of words [first, ...) into out (rows of phi).
   steps::posterior_mean_words word_rows(std::int64_t first, float* out);
   steps::word_sets word_sets();  // the words' topic sets, as word_buckets keeps them

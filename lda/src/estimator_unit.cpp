@@ -42,8 +42,9 @@ void step_runner::count_topics(const steps::token_partials& s) const {
 
 namespace {
 
-// Whether the iteration keeps the V x K n_wk: every estimator but collapsed and hybrid, whose
-// tables come from z in one process (word_buckets); with a count combiner, the combined counts.
+// Whether the iteration keeps the V x K n_wk: every estimator but collapsed, hybrid and phased,
+// whose tables come from z in one process (word_buckets); with a count combiner, the combined
+// counts.
 bool dense_word_counts(const chain& c) {
   return !sweeps_word_tables(c.options().estimator) || c.combiner();
 }
@@ -145,6 +146,7 @@ std::unique_ptr<estimator_unit> make_estimator_unit(const estimator_unit::contex
     case estimator::collapsed: return make_collapsed_unit(x);
     case estimator::mh: return make_mh_unit(x);
     case estimator::hybrid: return make_hybrid_unit(x);
+    case estimator::phased: return make_phased_unit(x);
     case estimator::sample: break;
   }
   return make_sample_unit(x);

@@ -5,6 +5,8 @@
 //   collapsed_unit.cpp  the partially collapsed sweep (collapsed.hpp) after mean's burn-in
 //   mh_unit.cpp         the Metropolis-Hastings sweep (metropolis.hpp) after mean's burn-in
 //   hybrid_unit.cpp     collapsed's tables, swept by the exact draw or MH per document (hybrid.hpp)
+//   phased_unit.cpp     collapsed's state and model, drawn by MH in a word and a document phase
+//                       (phases.hpp)
 // The sampler holds what every estimator reads and writes (chain_arrays: the state, the
 // shard's corpus, the counts), draws z with butterfly's kernels where the unit does not sweep,
 // keeps the host's copy of the state (sampler_parts.hpp) and the pooled sweeps (pooling.hpp).
@@ -148,5 +150,6 @@ std::unique_ptr<estimator_unit> make_mean_unit(const estimator_unit::context& x)
 std::unique_ptr<estimator_unit> make_collapsed_unit(const estimator_unit::context& x);
 std::unique_ptr<estimator_unit> make_mh_unit(const estimator_unit::context& x);
 std::unique_ptr<estimator_unit> make_hybrid_unit(const estimator_unit::context& x);
+std::unique_ptr<estimator_unit> make_phased_unit(const estimator_unit::context& x);
 
 }  // namespace butterfly::lda

@@ -57,7 +57,7 @@ trainer::trainer(const documents& corpus, std::uint64_t corpus_checksum, const t
       checksum_(corpus_checksum),
       split_(split_of(corpus, o)),
       train_(o.holdout > 0 ? split_.train.view() : all_),
-      options_(resolved(o, train_.num_docs())),
+      options_(resolved(o, train_.num_docs(), train_.num_tokens())),
       part_(shard_of(train_, group.size(), group.rank())),
       chain_(train_, options_.hyper, options_.seed, sampler_options_of(options_), part_,
              count_sum()) {
@@ -83,7 +83,8 @@ void trainer::resume(checkpoint&& saved, const std::string& path) {
   if (saved.corpus_checksum != checksum_)
     throw io::input_error(path + ": checkpoint was written for a different corpus (checksum " +
                           hex(saved.corpus_checksum) + ", this corpus " + hex(checksum_) + ")");
-  const std::string differs = mismatch(resolved(saved.options, train_.num_docs()), options_);
+  const std::string differs =
+      mismatch(resolved(saved.options, train_.num_docs(), train_.num_tokens()), options_);
   if (!differs.empty())
     throw io::input_error(path +
                           ": checkpoint was written for other documents or options: " + differs);

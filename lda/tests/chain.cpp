@@ -178,14 +178,41 @@ TEST_CASE("lda: the trainer's sweep blocks: 16 below 4 documents per topic where
   CHECK(lda::default_sweep_blocks(lda::estimator::collapsed, 4 * 240 - 1, 240) == 16);
   CHECK(lda::default_sweep_blocks(lda::estimator::hybrid, 0, 240) == 16);
   CHECK(lda::default_sweep_blocks(lda::estimator::collapsed, 4 * 240, 240) == 1);
-  for (const lda::estimator e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh})
+  for (const lda::estimator e :
+       {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh, lda::estimator::phased})
     CHECK(lda::default_sweep_blocks(e, 1, 240) == 1);
   lda::training_options o;
   o.hyper.num_topics = 240;
-  CHECK(lda::resolved(o, 4 * 240 - 1).sweep_blocks == 16u);
-  CHECK(lda::resolved(o, 4 * 240).sweep_blocks == 1u);
+  CHECK(lda::resolved(o, 4 * 240 - 1, 0).sweep_blocks == 16u);
+  CHECK(lda::resolved(o, 4 * 240, 0).sweep_blocks == 1u);
   o.sweep_blocks = 3;  // given: kept
-  CHECK(lda::resolved(o, 1).sweep_blocks == 3u);
+  CHECK(lda::resolved(o, 1, 0).sweep_blocks == 3u);
+}
+
+TEST_CASE(
+    "lda: the trainer's estimator: phased where the documents average phased_from_length "
+    "tokens and are at least 4 per topic, else collapsed, and collapsed where only collapsed "
+    "takes the options given",
+    "[lda][chain]") {
+  const std::int64_t L = lda::phased_from_length;
+  CHECK(lda::default_estimator(40, 40 * L, 10) == lda::estimator::phased);
+  CHECK(lda::default_estimator(40, 40 * L - 1, 10) == lda::estimator::collapsed);
+  CHECK(lda::default_estimator(39, 39 * L, 10) == lda::estimator::collapsed);
+  CHECK(lda::default_estimator(0, 0, 10) == lda::estimator::collapsed);
+  lda::training_options o;
+  o.hyper.num_topics = 10;
+  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::phased);
+  CHECK(lda::resolved(o, 40, 40 * L).sweep_blocks == 1u);
+  CHECK(lda::resolved(o, 40, 40 * L - 1).estimator == lda::estimator::collapsed);
+  CHECK(lda::resolved(o, 39, 39 * L).estimator == lda::estimator::collapsed);
+  o.sweep_blocks = 2;
+  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::collapsed);
+  o.sweep_blocks.reset();
+  o.subgroup_from = 64;
+  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::collapsed);
+  o.subgroup_from = 0;
+  o.estimator = lda::estimator::mh;  // given: kept
+  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::mh);
 }
 
 TEST_CASE("lda: empty documents and unused words are handled", "[lda][chain]") {
@@ -233,15 +260,15 @@ TEST_CASE("lda: an unsupported width is refused, naming it", "[lda][chain]") {
 // So are the collapsed and mh estimators' (their z is drawn differently; their model is the
 // same function of z).
 TEST_CASE(
-    "lda: the mean, collapsed, mh and hybrid estimators give the posterior means of the counts "
-    "of z",
+    "lda: the mean, collapsed, mh, hybrid and phased estimators give the posterior means of the "
+    "counts of z",
     "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 5);
   const auto docs = c.docs.view();
   const double alpha = 0.2, beta = 0.05;
   const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh,
-                          lda::estimator::hybrid);
+                          lda::estimator::hybrid, lda::estimator::phased);
   INFO("estimator " << lda::estimator_name(e));
   lda::chain chain(docs, {K, alpha, beta}, 3, options_of(e));
   auto s = chain.initial_state();
@@ -269,12 +296,13 @@ TEST_CASE(
 // Mean-for-mode and the collapsed and mh samplers still learn the topics (same corpus and
 // threshold as the sampler's test).
 TEST_CASE(
-    "lda: the mean, collapsed, mh and hybrid estimators recover the topics of a synthetic corpus",
+    "lda: the mean, collapsed, mh, hybrid and phased estimators recover the topics of a synthetic "
+    "corpus",
     "[lda][chain]") {
   const int K = 8;
   const auto c = make_synthetic(K, 200, 400, 80, 0.2, 0.05, 42);
   const auto e = GENERATE(lda::estimator::mean, lda::estimator::collapsed, lda::estimator::mh,
-                          lda::estimator::hybrid);
+                          lda::estimator::hybrid, lda::estimator::phased);
   INFO("estimator " << lda::estimator_name(e));
   lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 7, options_of(e));
   auto s = chain.initial_state();
@@ -295,7 +323,8 @@ TEST_CASE(
   const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 11);
   const auto docs = c.docs.view();
   const lda::hyperparameters h{K, 0.2, 0.05};
-  const auto e = GENERATE(lda::estimator::collapsed, lda::estimator::mh, lda::estimator::hybrid);
+  const auto e = GENERATE(lda::estimator::collapsed, lda::estimator::mh, lda::estimator::hybrid,
+                          lda::estimator::phased);
   INFO("estimator " << lda::estimator_name(e));
   const lda::chain mean(docs, h, 3, {algorithm::butterfly, 0, lda::estimator::mean});
   const lda::chain collapsed(docs, h, 3, options_of(e, 3));
@@ -378,16 +407,25 @@ TEST_CASE(
     CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
   }
   SECTION("more than max_table_topics topics with collapsed's tables") {
-    for (const auto e : {lda::estimator::collapsed, lda::estimator::hybrid}) {
+    for (const auto e :
+         {lda::estimator::collapsed, lda::estimator::hybrid, lda::estimator::phased}) {
       how.estimator = e;
       h.num_topics = lda::max_table_topics + 1;
       CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
                         Catch::Contains("num_topics") && Catch::Contains("got 65537"));
     }
   }
-  SECTION("sweep blocks: none, more than max_sweep_blocks, or with mean, sample or mh") {
+  SECTION("phased with a count combiner") {
+    how.estimator = lda::estimator::phased;
+    const lda::count_combiner sum = [](std::int32_t*, std::size_t) {};
+    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how, lda::whole(c.docs.view()), sum),
+                      Catch::Contains("phased runs in one process"));
+    CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
+  }
+  SECTION("sweep blocks: none, more than max_sweep_blocks, or with mean, sample, mh or phased") {
     how.sweep_blocks = 2;
-    for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh}) {
+    for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh,
+                         lda::estimator::phased}) {
       how.estimator = e;
       CHECK_THROWS_WITH(
           lda::chain(c.docs.view(), h, 1, how),

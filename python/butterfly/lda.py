@@ -57,12 +57,17 @@ class LDA:
       random_state      int seed (1, the CLI's --seed); the model is a pure function of it
     butterfly's own:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
-      estimator         how z is drawn and theta and phi estimated (--estimator): "collapsed"
-                        (default: theta integrated out, each document's tokens drawn in order,
-                        theta and phi the posterior means), "mh" (the same chain, each token
+      estimator         how z is drawn and theta and phi estimated (--estimator; None = the
+                        CLI's default: "phased" where the documents average at least 400
+                        tokens and number at least 4 per topic, else "collapsed"): "collapsed"
+                        (theta integrated out, each
+                        document's tokens drawn in order, theta and phi the posterior means),
+                        "mh" (the same chain, each token
                         moved by Metropolis-Hastings proposals: cheaper per token at large K,
                         slower mixing per iteration), "hybrid" (the same chain, mh's moves read from
-                        collapsed's compact tables: no V x K array; for large K),
+                        collapsed's compact tables: no V x K array; for large K), "phased"
+                        (Metropolis-Hastings in WarpLDA's word and document phases: O(1) per
+                        token, its reads in runs; one process),
                         "mean" (z by the butterfly from the
                         posterior means: cheaper iterations, but it can stop short of the
                         best model) or "sample" (Dirichlet draws, the paper's sampler)
@@ -184,13 +189,14 @@ class LDA:
         offsets, words, V, vocabulary, source = self._read(X, **corpus)
         if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
-        if self.average is not None and int(self.average) > 1 and self.estimator not in ("collapsed", "hybrid"):
-            raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed' or 'hybrid', "
+        if (self.average is not None and int(self.average) > 1 and self.estimator is not None
+                and self.estimator not in ("collapsed", "hybrid", "phased")):
+            raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed', 'hybrid' or 'phased', "
                              f"got estimator={self.estimator!r}")
         max_iter = max(int(self.max_iter), 0)
         options = _butterfly._training_options(
             int(self.n_components), float(self.doc_topic_prior), float(self.topic_word_prior), self._seed(),
-            str(self.algorithm), str(self.estimator), int(self.width),
+            str(self.algorithm), None if self.estimator is None else str(self.estimator), int(self.width),
             None if self.start_topics is None else int(self.start_topics), max_iter,
             None if self.average is None else int(self.average),
             None if self.sweep_blocks is None else int(self.sweep_blocks), int(self.subgroup_from),

@@ -155,14 +155,15 @@ py::dict training_defaults() {
   d["max_iter"] = o.iterations;
   d["random_state"] = o.seed;
   d["algorithm"] = std::string(name(o.method));
-  d["estimator"] = std::string(lda::estimator_name(o.estimator));
+  d["estimator"] = py::none();  // the corpus's default (lda::default_estimator)
   d["width"] = o.width;
   d["fold_in_sweeps"] = o.fold_in_sweeps;
   return d;
 }
 
 lda::training_options options_of(int num_topics, double alpha, double beta, std::uint64_t seed,
-                                 const std::string& method, const std::string& estimator, int width,
+                                 const std::string& method,
+                                 const std::optional<std::string>& estimator, int width,
                                  std::optional<std::uint32_t> start_topics,
                                  std::uint32_t iterations, std::optional<std::uint32_t> average,
                                  std::optional<std::uint32_t> sweep_blocks,
@@ -172,7 +173,7 @@ lda::training_options options_of(int num_topics, double alpha, double beta, std:
   o.hyper = {num_topics, alpha, beta};
   o.seed = seed;
   o.method = parse_algorithm(method);
-  o.estimator = lda::parse_estimator(estimator);
+  if (estimator) o.estimator = lda::parse_estimator(*estimator);
   o.width = width;
   o.start_topics = start_topics;
   o.iterations = iterations;

@@ -86,7 +86,7 @@ def test_estimator_sample_width_and_start_topics_are_the_clis(tmp_path):
     lda = butterfly.LDA(max_iter=5, estimator="sample", width=OTHER_WIDTH, start_topics=3, progress=False).fit(DOCWORD,
                                                                                                    vocab=VOCAB)
     assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
-    with pytest.raises(ValueError, match="estimator must be sample, mean, collapsed, mh or hybrid, got 'mode'"):
+    with pytest.raises(ValueError, match="estimator must be sample, mean, collapsed, mh, hybrid or phased, got 'mode'"):
         butterfly.LDA(max_iter=1, estimator="mode", progress=False).fit(DOCWORD, vocab=VOCAB)
     with pytest.raises(ValueError, match="width 3"):
         butterfly.LDA(max_iter=1, width=3, progress=False).fit(DOCWORD, vocab=VOCAB)

@@ -55,9 +55,16 @@ void check(const hyperparameters& h);
 //           (lda/hybrid.hpp): no V x K array, and no sweep's cost per token grows with K or a
 //           document's topics. The choice by length alone keeps the stationary distribution.
 //           Its model is made from z, as collapsed's. For large K (10,000).
-enum class estimator { sample, mean, collapsed, mh, hybrid };
-// "sample", "mean", "collapsed", "mh", "hybrid"; std::invalid_argument naming the value
-// otherwise.
+//   phased: Metropolis-Hastings in WarpLDA's two phases (lda/phases.hpp): a word phase (each
+//           word's tokens take or keep a proposal from their documents, against the word's
+//           counts) and a document phase (each document's tokens take or keep a proposal from
+//           their words, against the document's counts), every count an element reads built
+//           in its own scratch: O(1) per token, and its reads of the corpus in runs. The held
+//           side is the other phase's counts (collapsed holds the word counts for a sweep).
+//           Its model is made from z, as collapsed's. One process only (no count combiner).
+enum class estimator { sample, mean, collapsed, mh, hybrid, phased };
+// "sample", "mean", "collapsed", "mh", "hybrid", "phased"; std::invalid_argument naming the
+// value otherwise.
 estimator parse_estimator(const std::string& name);
 const char* estimator_name(estimator e);
 
@@ -141,18 +148,45 @@ inline constexpr std::uint32_t max_average = 16;
 // pooling_from, or a model not made from z).
 std::vector<std::uint32_t> pooled_sweeps(const sampler_options& how);
 
-// Whether estimator e sweeps collapsed's compact word tables (collapsed, hybrid): the chains
-// that sampler_options::sweep_blocks applies to, and that keep no V x K n_wk in one process.
+// Whether estimator e keeps collapsed's compact word tables of z (collapsed, hybrid, phased):
+// the chains that keep no V x K n_wk in one process, their model made from z and the tables.
 bool sweeps_word_tables(estimator e);
+// Whether sampler_options::sweep_blocks applies to estimator e (collapsed, hybrid: a sweep of
+// documents against the word tables).
+bool sweeps_in_blocks(estimator e);
 
-// Whether a chain's theta and phi are made from z where they are read (estimator::collapsed
-// or hybrid without a burn-in: its iterations read only z and the tables made from it), rather than
-// kept by the sampler (sampler::holds_model); only such a chain pools sweeps (average).
+// Whether a chain's theta and phi are made from z where they are read (estimator::collapsed,
+// hybrid or phased without a burn-in: its iterations read only z and the tables made from it),
+// rather than kept by the sampler (sampler::holds_model); only such a chain pools sweeps (average).
 bool model_from_z(estimator e, std::uint32_t burn_in);
 
 // The average of butterfly-lda train and butterfly.LDA unless one is given: 4 where the model
 // is made from z (model_from_z), else 1.
 std::uint32_t default_average(estimator e, std::uint32_t burn_in);
+
+// Training documents per topic below which a topic's counts are mostly a few documents': there
+// a sweep that moves every document against held counts settles higher, so collapsed sweeps
+// in blocks (default_sweep_blocks) and the default estimator is not phased (default_estimator).
+inline constexpr std::int64_t few_documents_per_topic = 4;
+
+// The estimator of butterfly-lda train and butterfly.LDA unless one is given, for a training
+// corpus of num_docs documents, num_tokens tokens and K = num_topics: phased where the
+// documents average at least phased_from_length tokens and there are at least 4 per topic,
+// else collapsed. Why (bench/RESULTS.md, 2 threads, against WarpLDA the same hour): on nips17
+// (1,321 tokens per document) at K = 240 (9.3 documents per topic) phased is below WarpLDA's
+// curve at every time measured (1.7-29 s) and reaches its final perplexity in 0.54x its time,
+// where collapsed is above the curve for the first 6-9 s (a long document starts with hundreds
+// of topics, and collapsed's cost per token grows with them); on ap, 20news and wiki-lead (51-243
+// tokens per document) collapsed reaches WarpLDA's final first. Below 4 documents per topic a
+// topic's counts are mostly a few documents', and a phase that moves every document against
+// the other side's held counts settles higher, as collapsed's one-block sweep does (which is
+// why collapsed takes 16 blocks there): nips17 at K = 1000 (2.2 per topic) 1,181.9 after 800
+// phased iterations against 1,149.5 after 300 of collapsed's, at K = 10,000 1,248.9 against
+// 1,200.7 after 100. The length threshold sits between the two kinds measured (243 and 1,321),
+// below the 561 tokens of the Wikipedia articles (12,696 of them, 12.7 per topic at K = 1000)
+// with which collapsed was measured behind WarpLDA for the first 50 s.
+inline constexpr std::uint32_t phased_from_length = 400;
+estimator default_estimator(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
 // training corpus of num_docs documents and K topics: 1 where there are at least 128 documents
@@ -169,7 +203,7 @@ std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics);
 
 // The sweep_blocks of butterfly-lda train and butterfly.LDA unless one is given, for
 // estimator e and a training corpus of num_docs documents and K topics: 16 for the estimators
-// that sweep in blocks (sweeps_word_tables) where there are fewer than 4 documents per topic,
+// that sweep in blocks (sweeps_in_blocks) where there are fewer than 4 documents per topic,
 // else 1. Where a topic's counts are two or three documents' the blocks make the chain settle
 // lower and reach a given level sooner (WarpLDA's final level in 0.49x its time on ap at
 // K = 1000, 2.0 documents per topic, against 0.69x with 1 block; 0.63x on nips17 at K = 1000,

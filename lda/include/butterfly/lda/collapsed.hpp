@@ -276,6 +276,13 @@ BUTTERFLY_FN void prefetch(const void* p) {
 #endif
 }
 
+// Whether a sweep fetches what its next tokens will read while this one moves: on the host.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool fetch_ahead = false;
+#else
+inline constexpr bool fetch_ahead = true;
+#endif
+
 // The first place in sums[0, n) whose running sum exceeds v (n - 1 when none does).
 BUTTERFLY_FN std::int64_t first_above(const double* sums, std::int64_t n, double v) {
   std::int64_t lo = 0, hi = n - 1;

@@ -25,13 +25,6 @@
 
 namespace butterfly::lda::steps {
 
-// Whether a sweep fetches what its next token will read while this one moves: on the host.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-inline constexpr bool fetch_ahead = false;
-#else
-inline constexpr bool fetch_ahead = true;
-#endif
-
 // Element i: document first_doc + i by collapsed_documents where it has at most
 // long_document tokens, else by Metropolis-Hastings over slot i's counts (counted from z).
 struct hybrid_documents : collapsed_documents {

@@ -1,8 +1,8 @@
 // The steps of one LDA iteration after the z draw (and the initial z before the first),
 // each written once as a function of one element index (count_steps.hpp, mean_steps.hpp,
-// sample_steps.hpp, collapsed.hpp, metropolis.hpp, hybrid.hpp, likelihood_steps.hpp; the sampler's
-// estimator units build them, the *_unit.cpp beside sampler.cpp): lda::sampler runs them on
-// its executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
+// sample_steps.hpp, collapsed.hpp, metropolis.hpp, hybrid.hpp, phases.hpp, likelihood_steps.hpp;
+// the sampler's estimator units build them, the *_unit.cpp beside sampler.cpp): lda::sampler runs
+// them on its executor (run_steps.hpp), as host loops over executor::for_each on host memory and as
 // the device backend's grid-stride kernels on device memory; a step whose element is written
 // for a subgroup (operator()(sg, i), collapsed_long_documents) runs each element on one
 // subgroup: the host's lanes, or a device's warp. Every element writes only its
@@ -32,6 +32,9 @@
 //            collapsed_documents' places
 //   hybrid:  as collapsed, word_buckets with its running counts, and hybrid_documents
 //            (lda/hybrid.hpp: collapsed's draw for short documents, MH for long ones)
+//   phased:  document_proposals, word_phase (a batch of words at a time), the mean's n_k,
+//            document_phase (a batch of documents at a time; lda/phases.hpp); the model as
+//            collapsed's
 //   evaluation: likelihood_blocks (the log-likelihood's partial sums)
 #pragma once
 
@@ -45,21 +48,21 @@
 #include "butterfly/lda/likelihood_steps.hpp"
 #include "butterfly/lda/mean_steps.hpp"
 #include "butterfly/lda/metropolis.hpp"
+#include "butterfly/lda/phases.hpp"
 #include "butterfly/lda/sample_steps.hpp"
 
 namespace butterfly::lda::steps {
 
 // One of the steps; a class (not an alias) so the backend seam can declare it.
-class any
-    : public std::variant<initial_topics, keep_topics, topic_counts, posterior_mean_rows,
-                          column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
-                          posterior_mean_entries, posterior_mean_words, gamma_entries,
-                          dirichlet_rows, column_partials<double, double>, sum_scale,
-                          dirichlet_columns, likelihood_blocks, word_gaps, word_buckets,
-                          word_bucket_moves, scale_sums, collapsed_documents,
-                          collapsed_long_documents, word_topics, mh_documents, hybrid_documents,
-                          zero_entries<std::int32_t>, zero_entries<std::int64_t>,
-                          token_topic_counts, token_partial_counts> {
+class any : public std::variant<
+                initial_topics, keep_topics, topic_counts, posterior_mean_rows,
+                column_partials<std::int32_t, std::int64_t>, token_partials, mean_scale,
+                posterior_mean_entries, posterior_mean_words, gamma_entries, dirichlet_rows,
+                column_partials<double, double>, sum_scale, dirichlet_columns, likelihood_blocks,
+                word_gaps, word_buckets, word_bucket_moves, scale_sums, collapsed_documents,
+                collapsed_long_documents, word_topics, mh_documents, hybrid_documents,
+                document_proposals, word_phase, document_phase, zero_entries<std::int32_t>,
+                zero_entries<std::int64_t>, token_topic_counts, token_partial_counts> {
  public:
   using variant::variant;
 };

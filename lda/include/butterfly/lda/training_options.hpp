@@ -19,9 +19,10 @@ struct training_options {
   // backend's default_width).
   algorithm method = algorithm::butterfly;
   int width = 0;
-  // collapsed by default: on ap, 20news and wiki-lead it ends within 1.5 % of WarpLDA's
-  // held-out perplexity, where mean stops short of it.
-  lda::estimator estimator = lda::estimator::collapsed;
+  // none: default_estimator of the training documents (collapsed, or phased for long
+  // documents, 4 or more per topic), or collapsed where sweep_blocks above 1 or subgroup_from
+  // is given.
+  std::optional<lda::estimator> estimator;
   std::uint32_t burn_in = 0;  // sampler_options::burn_in
   std::optional<std::uint32_t>
       start_topics;                      // none: default_start_topics of the training documents
@@ -43,10 +44,11 @@ struct training_options {
   int top_words = 10;
 };
 
-// `o` with start_topics, average and width as the run uses them (the defaults above made
-// concrete for a training set of `training_docs` documents), so that a checkpoint of it
-// continues the same chain on any backend.
-training_options resolved(training_options o, std::int64_t training_docs);
+// `o` with estimator, start_topics, average and width as the run uses them (the defaults above
+// made concrete for a training set of `training_docs` documents and `training_tokens` tokens),
+// so that a checkpoint of it continues the same chain on any backend.
+training_options resolved(training_options o, std::int64_t training_docs,
+                          std::int64_t training_tokens);
 
 // The chain's sampler_options of resolved options.
 sampler_options sampler_options_of(const training_options& resolved);
