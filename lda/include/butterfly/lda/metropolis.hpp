@@ -71,6 +71,12 @@ BUTTERFLY_FN std::int64_t mh_pick(double u, std::int64_t listed, double per_topi
   return -1 - (k < K ? k : K - 1);
 }
 
+// The topic a pick (mh_pick) proposes: entry(j) for the list's entry j, k for -1 - k.
+template <class Entry>
+BUTTERFLY_FN int picked_topic(std::int64_t pick, const Entry& entry) {
+  return pick >= 0 ? entry(pick) : static_cast<int>(-1 - pick);
+}
+
 // A token's uniforms: block c (four 32-bit words) for cycle c: the doc proposal's pick and
 // acceptance, the word proposal's pick and acceptance.
 using mh_uniforms = rng::philox::ctr_type;
@@ -122,10 +128,10 @@ struct mh_token {
   }
   // The proposals' topics, from their picks.
   BUTTERFLY_FN int doc_topic(std::int64_t j) const {
-    return j >= 0 ? doc_z[j < self ? j : j + 1] : static_cast<int>(-1 - j);
+    return picked_topic(j, [this](std::int64_t i) { return doc_z[i < self ? i : i + 1]; });
   }
   BUTTERFLY_FN int word_topic(std::int64_t i) const {
-    return i >= 0 ? word.topic(i) : static_cast<int>(-1 - i);
+    return picked_topic(i, [this](std::int64_t x) { return word.topic(x); });
   }
   BUTTERFLY_FN std::int64_t doc_pick(std::uint32_t u) const {
     return mh_pick(rng::u01_32(u), length - 1, alpha, K);

@@ -43,6 +43,7 @@
 #include "butterfly/detail/config.hpp"
 #include "butterfly/detail/rng.hpp"
 #include "butterfly/lda/collapsed.hpp"
+#include "butterfly/lda/metropolis.hpp"
 #include "butterfly/lda/streams.hpp"
 
 namespace butterfly::lda::steps {
@@ -67,17 +68,6 @@ struct element_bits {
 // The phases of an element's bits.
 inline constexpr std::uint32_t proposals_phase = 0, word_phase_bits = 1, document_phase_bits = 2;
 
-// A proposal's topic from a uniform u: weight `listed` spread over the entries of a list
-// (entry(j) gives the j-th's topic), then `per_topic` for each of the K topics.
-template <class Entry>
-BUTTERFLY_FN int propose(double u, std::int64_t listed, double per_topic, int K,
-                         const Entry& entry) {
-  const double x = u * (static_cast<double>(listed) + K * per_topic);
-  if (x < static_cast<double>(listed)) return entry(static_cast<std::int64_t>(x));
-  const int k = static_cast<int>((x - static_cast<double>(listed)) / per_topic);
-  return k < K ? k : K - 1;
-}
-
 // Element m: the document proposals of document m's tokens for the word phase, from z as it
 // stands: token t's is another of the document's tokens' topics, picked uniformly, or with
 // weight K alpha a uniform topic, so proposal k has weight n_mk + alpha without t. One entry
@@ -98,8 +88,8 @@ struct document_proposals {
     for (std::int64_t t = begin; t < end; ++t) {
       const double u =
           rng::u01_32(static_cast<std::uint32_t>(bits(static_cast<std::uint64_t>(t - begin))));
-      proposals[t] = propose(u, others, alpha, K,
-                             [&](std::int64_t j) { return z[begin + j + (begin + j >= t)]; });
+      proposals[t] = picked_topic(mh_pick(u, others, alpha, K),
+                                  [&](std::int64_t j) { return z[begin + j + (begin + j >= t)]; });
     }
   }
 };
@@ -172,8 +162,9 @@ struct word_phase {
       const std::int64_t t = tokens[j];
       const std::uint64_t r = bits(static_cast<std::uint64_t>(j - begin));
       const double u = rng::u01_32(static_cast<std::uint32_t>(r >> 32));
-      proposals[t] = propose(u, others, beta, K,
-                             [&](std::int64_t x) { return word_z[begin + x + (begin + x >= j)]; });
+      proposals[t] = picked_topic(mh_pick(u, others, beta, K), [&](std::int64_t x) {
+        return word_z[begin + x + (begin + x >= j)];
+      });
       d[z[t]] = 0;
       d[word_z[j]] = 0;
       z[t] = word_z[j];
