@@ -169,13 +169,14 @@ def prepare_corpus(name, a, notes):
 def estimator_args(estimator):
     """--estimator NAME (NAME "default": no --estimator, the trainer's choice for the corpus);
     NAME:B adds --burn-in B, NAME:B:S (B may be empty) --start-topics S, NAME:B:S:C (B and S
-    may be empty) --sweep-blocks C."""
+    may be empty) --sweep-blocks C, NAME:B:S:C:P (B, S and C may be empty) --phased-sweeps P."""
     name, _, rest = estimator.partition(":")
     burn_in, _, rest = rest.partition(":")
-    start_topics, _, blocks = rest.partition(":")
+    start_topics, _, rest = rest.partition(":")
+    blocks, _, phased = rest.partition(":")
     return ((["--estimator", name] if name != "default" else []) + (["--burn-in", burn_in] if burn_in else []) +
             (["--start-topics", start_topics] if start_topics else []) +
-            (["--sweep-blocks", blocks] if blocks else []))
+            (["--sweep-blocks", blocks] if blocks else []) + (["--phased-sweeps", phased] if phased else []))
 
 
 def train(binary, corpus, k, estimator, iterations, threads, width, out):
@@ -472,7 +473,8 @@ def main():
     ap.add_argument("--width", type=int, default=0, help="--width of the trainer (0: its default)")
     ap.add_argument("--estimators", action="append",
                     help="--estimator values (default mean,sample; 'default': the trainer's choice); NAME:B adds "
-                         "--burn-in B, NAME:B:S --start-topics S, NAME:B:S:C --sweep-blocks C")
+                         "--burn-in B, NAME:B:S --start-topics S, NAME:B:S:C --sweep-blocks C, NAME:B:S:C:P "
+                         "--phased-sweeps P")
     ap.add_argument("--iterations", action="append",
                     help="LIST for every corpus or CORPUS=LIST for one (default 25,50,100,200,400,800)")
     ap.add_argument("--peers", action="append", metavar="FILE.tsv",

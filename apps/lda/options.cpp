@@ -120,13 +120,11 @@ void add_train_options(CLI::App& cmd, train_args& a) {
          "the posterior means (cheaper iterations, but it can stop short of the best model); "
          "sample = "
          "theta and phi drawn from their Dirichlets (the paper's uncollapsed Gibbs sampler). "
-         "--algorithm and --width apply to mean and sample. Default: phased where the training "
-         "documents average at least " +
-             std::to_string(lda::phased_from_length) +
-             " tokens (long documents) and number at least 4 per topic, else collapsed (and "
-             "collapsed where --sweep-blocks or --subgroup-from is given)")
+         "--algorithm and --width apply to mean and sample (collapsed's first sweeps run as "
+         "phased's on long documents: --phased-sweeps)")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh", "hybrid", "phased"}));
+      ->check(CLI::IsMember({"sample", "mean", "collapsed", "mh", "hybrid", "phased"}))
+      ->capture_default_str();
   cmd.add_option(
          "--burn-in", a.run.burn_in,
          "with --estimator collapsed, mh, hybrid or phased: the first N iterations draw z as "
@@ -165,6 +163,17 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                      "fewer than 4 training documents per topic, else 1)")
           ->type_name("B")
           ->check(CLI::Range(1u, lda::max_sweep_blocks));
+  CLI::Option* phased =
+      cmd.add_option("--phased-sweeps", a.run.phased_sweeps,
+                     "with --estimator collapsed: its first N sweeps (after --burn-in) drawn as "
+                     "--estimator phased draws them (O(1) per token from the start), the rest by "
+                     "its own sweep; one process (under MPI give 0). Default: " +
+                         std::to_string(lda::long_document_phased_sweeps) +
+                         " where the training documents average at least " +
+                         std::to_string(lda::phased_from_length) +
+                         " tokens and number at least --topics, else 0")
+          ->type_name("N")
+          ->check(CLI::Range(0u, 1u << 24));
   CLI::Option* subgroups =
       cmd.add_option("--subgroup-from", a.run.subgroup_from,
                      "with --estimator collapsed: documents of at least N tokens are swept by a "
@@ -214,18 +223,20 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   // The run keeps the options its checkpoint stored.
   for (CLI::Option* o : options_of(cmd))
     if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
-  cmd.callback([&a, average, blocks, subgroups] {
+  cmd.callback([&a, average, blocks, subgroups, phased] {
     const lda::training_options& r = a.run;
-    // Without --estimator the corpus picks it (lda::resolved): collapsed where these options
-    // are given, and where the model is made from z either way.
-    const bool given = !a.estimator.empty();
-    const lda::estimator e = given ? lda::parse_estimator(a.estimator) : lda::estimator::collapsed;
-    if (given && r.subgroup_from != 0 && e != lda::estimator::collapsed)
+    const lda::estimator e = lda::parse_estimator(a.estimator);
+    if (r.subgroup_from != 0 && e != lda::estimator::collapsed)
       throw CLI::ValidationError(subgroups->get_name(),
                                  "applies to --estimator collapsed, got --subgroup-from " +
                                      std::to_string(r.subgroup_from) + " with --estimator " +
                                      a.estimator);
-    if (given && r.sweep_blocks.value_or(1) > 1 && !lda::sweeps_in_blocks(e))
+    if (r.phased_sweeps.value_or(0) > 0 && e != lda::estimator::collapsed)
+      throw CLI::ValidationError(phased->get_name(),
+                                 "applies to --estimator collapsed, got --phased-sweeps " +
+                                     std::to_string(*r.phased_sweeps) + " with --estimator " +
+                                     a.estimator);
+    if (r.sweep_blocks.value_or(1) > 1 && !lda::sweeps_in_blocks(e))
       throw CLI::ValidationError(blocks->get_name(),
                                  "applies to --estimator collapsed or hybrid, got --sweep-blocks " +
                                      std::to_string(*r.sweep_blocks) + " with --estimator " +
@@ -235,7 +246,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
           average->get_name(),
           "pools sweeps only with --estimator collapsed, hybrid or phased and no --burn-in, "
           "got --average " +
-              std::to_string(*r.average) + (given ? " with --estimator " + a.estimator : "") +
+              std::to_string(*r.average) + " with --estimator " + a.estimator +
               (r.burn_in > 0 ? " --burn-in " + std::to_string(r.burn_in) : ""));
   });
 }
@@ -273,7 +284,7 @@ void add_infer_options(CLI::App& cmd, infer_args& a) {
 lda::training_options training_options_of(const train_args& a) {
   lda::training_options o = a.run;
   o.method = parse_algorithm(a.algorithm);
-  if (!a.estimator.empty()) o.estimator = lda::parse_estimator(a.estimator);
+  o.estimator = lda::parse_estimator(a.estimator);
   return o;
 }
 

@@ -22,7 +22,7 @@ struct train_args {
   // here (options_of makes them the run's).
   lda::training_options run;
   std::string algorithm = std::string(name(lda::training_options{}.method));
-  std::string estimator;  // "" = the corpus's default (lda::default_estimator)
+  std::string estimator = lda::estimator_name(lda::training_options{}.estimator);
   std::string out = "lda-model";
   std::string resume;  // "" = a new run
   bool quiet = false;

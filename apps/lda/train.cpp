@@ -130,7 +130,7 @@ class training_run {
                    " tokens, %d words (%s, width %d, %s "
                    "estimator, %s, state in %s memory%s)\n",
                    o.hyper.num_topics, train.num_docs(), train.num_tokens(), corpus_.vocab_size(),
-                   std::string(name(o.method)).c_str(), o.width, lda::estimator_name(*o.estimator),
+                   std::string(name(o.method)).c_str(), o.width, lda::estimator_name(o.estimator),
                    std::string(backend_name()).c_str(),
                    trainer_.state_sampler().on_device() ? "device" : "host",
                    trainer_.iteration() ? ", resumed" : "");
@@ -186,13 +186,15 @@ class training_run {
     d["backend"] = std::string(backend_name());
     d["algorithm"] = std::string(name(o.method));
     d["width"] = o.width;
-    d["estimator"] = lda::estimator_name(*o.estimator);  // the one given, or the corpus's default
+    d["estimator"] = lda::estimator_name(o.estimator);
     if (o.estimator != lda::estimator::mean && o.estimator != lda::estimator::sample)
       d["burn_in"] = o.burn_in;
     d["start_topics"] = *o.start_topics;  // the one given, or the corpus's default
     d["average"] = *o.average;            // the one given, or the estimator's default
-    if (lda::sweeps_in_blocks(*o.estimator))
+    if (lda::sweeps_in_blocks(o.estimator))
       d["sweep_blocks"] = *o.sweep_blocks;  // the one given, or the corpus's default
+    if (o.estimator == lda::estimator::collapsed)
+      d["phased_sweeps"] = *o.phased_sweeps;  // the one given, or the corpus's default
     d["pooled_iterations"] =
         lda::pooled_sweeps(trainer_.markov_chain().options());  // besides the last
     d["topics"] = K;

@@ -80,10 +80,12 @@ const char* estimator_name(estimator e) {
   return "sample";
 }
 
-estimator default_estimator(std::int64_t num_docs, std::int64_t num_tokens, int num_topics) {
-  const bool long_documents = num_tokens >= std::int64_t{phased_from_length} * num_docs;
-  return num_docs >= few_documents_per_topic * num_topics && long_documents ? estimator::phased
-                                                                            : estimator::collapsed;
+std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens,
+                                    int num_topics) {
+  return num_tokens >= std::int64_t{phased_from_length} * num_docs && num_docs >= num_topics &&
+                 num_docs > 0
+             ? long_document_phased_sweeps
+             : 0;
 }
 
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {
@@ -141,12 +143,18 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
                                 std::to_string(max_table_topics) + " with the " +
                                 estimator_name(how_.estimator) + " estimator; got " +
                                 std::to_string(h_.num_topics));
+  if (how_.phased_sweeps != 0 && how_.estimator != estimator::collapsed)
+    throw std::invalid_argument(
+        "sampler_options::phased_sweeps must be 0 unless the estimator is collapsed; got " +
+        std::to_string(how_.phased_sweeps));
   // The word phase moves every token of a word against the word's counts, and a process with
   // a count combiner holds only its shard's tokens.
-  if (how_.estimator == estimator::phased && combine_)
+  if ((how_.estimator == estimator::phased || how_.phased_sweeps != 0) && combine_)
     throw std::invalid_argument(
-        "sampler_options::estimator phased runs in one process: its word phase needs every "
-        "token of a word, and a count combiner (MPI) shards them; use collapsed there");
+        std::string("sampler_options::") +
+        (how_.phased_sweeps != 0 ? "phased_sweeps above 0 runs" : "estimator phased runs") +
+        " in one process: the word phase needs every token of a word, and a count combiner (MPI) "
+        "shards them; use collapsed without phased sweeps there");
   if (how_.subgroup_from != 0 && how_.estimator != estimator::collapsed)
     throw std::invalid_argument(
         "sampler_options::subgroup_from must be 0 unless the estimator is collapsed; got " +

@@ -15,7 +15,7 @@
 namespace butterfly::lda {
 namespace {
 
-constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '4'};
+constexpr char magic[8] = {'B', 'F', 'L', 'Y', 'C', 'K', 'P', '5'};
 constexpr std::size_t version_byte = 7;
 
 static_assert(sizeof(double) == 8 && sizeof(float) == 4, "checkpoints assume IEEE types");
@@ -122,11 +122,12 @@ void encode(encoder& e, const training_options& o) {
   e.pod(o.seed);
   e.text(std::string(name(o.method)));
   e.pod(static_cast<std::int32_t>(o.width));
-  e.text(estimator_name(o.estimator.value()));  // resolved options
+  e.text(estimator_name(o.estimator));
   e.pod(o.burn_in);
   e.maybe(o.start_topics);
   e.maybe(o.average);
   e.pod(o.sweep_blocks.value_or(1));
+  e.pod(o.phased_sweeps.value_or(0));
   e.pod(o.holdout);
   e.pod(o.eval_every);
   e.pod(static_cast<std::int32_t>(o.fold_in_sweeps));
@@ -134,7 +135,8 @@ void encode(encoder& e, const training_options& o) {
   e.pod(static_cast<std::int32_t>(o.top_words));
 }
 
-// Format 3 is format 4 without sweep_blocks (its runs had one block).
+// Format 4 is format 5 without phased_sweeps (its runs had none), format 3 format 4 without
+// sweep_blocks (its runs had one block).
 training_options decode_options(decoder& d, char format) {
   training_options o;
   o.hyper.num_topics = static_cast<int>(d.pod<std::int64_t>());
@@ -149,6 +151,7 @@ training_options decode_options(decoder& d, char format) {
   o.start_topics = d.maybe();
   o.average = d.maybe();
   o.sweep_blocks = format == '3' ? 1 : d.pod<std::uint32_t>();
+  o.phased_sweeps = format <= '4' ? 0 : d.pod<std::uint32_t>();
   o.holdout = d.pod<double>();
   o.eval_every = d.pod<std::uint32_t>();
   o.fold_in_sweeps = d.pod<std::int32_t>();
@@ -203,7 +206,8 @@ checkpoint load_checkpoint(const std::string& path) {
         path + ": checkpoint format " + bytes[version_byte] +
         " (it stored the command line's options) cannot be resumed by this version; start the "
         "run again");
-  if (bytes[version_byte] != magic[version_byte] && bytes[version_byte] != '3')
+  if (bytes[version_byte] != magic[version_byte] && bytes[version_byte] != '3' &&
+      bytes[version_byte] != '4')
     throw io::input_error(path + ": checkpoint format " + bytes[version_byte] +
                           " is not one this version reads");
   if (bytes.size() < sizeof magic + 8) throw io::input_error(path + ": checkpoint is truncated");

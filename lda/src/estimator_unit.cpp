@@ -143,7 +143,8 @@ std::vector<std::int64_t> word_list_places(const chain& c) {
 std::unique_ptr<estimator_unit> make_estimator_unit(const estimator_unit::context& x) {
   switch (x.c.options().estimator) {
     case estimator::mean: return make_mean_unit(x);
-    case estimator::collapsed: return make_collapsed_unit(x);
+    case estimator::collapsed:
+      return x.c.options().phased_sweeps != 0 ? make_phased_unit(x) : make_collapsed_unit(x);
     case estimator::mh: return make_mh_unit(x);
     case estimator::hybrid: return make_hybrid_unit(x);
     case estimator::phased: return make_phased_unit(x);

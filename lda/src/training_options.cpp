@@ -34,15 +34,15 @@ class differences {
 
 training_options resolved(training_options o, std::int64_t training_docs,
                           std::int64_t training_tokens) {
-  // Options that apply to collapsed alone choose it.
-  if (!o.estimator)
-    o.estimator = o.sweep_blocks.value_or(1) > 1 || o.subgroup_from != 0
-                      ? estimator::collapsed
-                      : default_estimator(training_docs, training_tokens, o.hyper.num_topics);
+  if (!o.phased_sweeps)
+    o.phased_sweeps =
+        o.estimator == estimator::collapsed
+            ? default_phased_sweeps(training_docs, training_tokens, o.hyper.num_topics)
+            : 0;
   if (!o.start_topics) o.start_topics = default_start_topics(training_docs, o.hyper.num_topics);
-  if (!o.average) o.average = default_average(*o.estimator, o.burn_in);
+  if (!o.average) o.average = default_average(o.estimator, o.burn_in);
   if (!o.sweep_blocks)
-    o.sweep_blocks = default_sweep_blocks(*o.estimator, training_docs, o.hyper.num_topics);
+    o.sweep_blocks = default_sweep_blocks(o.estimator, training_docs, o.hyper.num_topics);
   if (o.width == 0) o.width = default_width();
   return o;
 }
@@ -51,11 +51,12 @@ sampler_options sampler_options_of(const training_options& o) {
   sampler_options s;
   s.method = o.method;
   s.width = o.width;
-  s.estimator = o.estimator.value();
+  s.estimator = o.estimator;
   s.burn_in = o.burn_in;
   s.start_topics = o.start_topics.value_or(0);
   s.average = o.average.value_or(1);
   s.sweep_blocks = o.sweep_blocks.value_or(1);
+  s.phased_sweeps = o.phased_sweeps.value_or(0);
   s.subgroup_from = o.subgroup_from;
   s.iterations = o.iterations;
   return s;
@@ -67,14 +68,15 @@ std::string mismatch(const training_options& stored, const training_options& giv
       .check("alpha", stored.hyper.alpha, given.hyper.alpha)
       .check("beta", stored.hyper.beta, given.hyper.beta)
       .check("seed", stored.seed, given.seed)
-      .check("estimator", std::string(estimator_name(stored.estimator.value())),
-             std::string(estimator_name(given.estimator.value())))
+      .check("estimator", std::string(estimator_name(stored.estimator)),
+             std::string(estimator_name(given.estimator)))
       .check("algorithm", std::string(name(stored.method)), std::string(name(given.method)))
       .check("width", stored.width, given.width)
       .check("burn-in", stored.burn_in, given.burn_in)
       .check("start topics", stored.start_topics.value_or(0), given.start_topics.value_or(0))
       .check("average", stored.average.value_or(1), given.average.value_or(1))
       .check("sweep blocks", stored.sweep_blocks.value_or(1), given.sweep_blocks.value_or(1))
+      .check("phased sweeps", stored.phased_sweeps.value_or(0), given.phased_sweeps.value_or(0))
       .check("holdout", stored.holdout, given.holdout);
   // The held-out perplexities of the history were scored with the stored sweeps.
   if (stored.holdout > 0) d.check("fold-in sweeps", stored.fold_in_sweeps, given.fold_in_sweeps);

@@ -25,6 +25,32 @@ lda::sampler_options options_of(lda::estimator e, std::uint32_t burn_in = 0) {
   return how;
 }
 
+// A chain that switches after `until` iterations: up to them it equals `first` (z, theta,
+// phi); after them (3 more) the same whether one sampler runs on or every iteration resumes from
+// the state before it; and another chain than `first`'s. Returns its state.
+lda::state require_switch(const lda::chain& first, const lda::chain& switching, int until) {
+  auto f = first.initial_state();
+  auto s = switching.initial_state();
+  for (int i = 0; i < until; ++i) {
+    first.iterate(f);
+    switching.iterate(s);
+  }
+  CHECK(s.z == f.z);
+  CHECK(s.theta == f.theta);
+  CHECK(s.phi == f.phi);
+  lda::sampler straight(switching);
+  for (int i = 0; i < until + 3; ++i) straight.iterate();
+  for (int i = 0; i < 3; ++i) switching.iterate(s);
+  const lda::state& on = straight.current();
+  CHECK(on.iteration == s.iteration);
+  CHECK(on.z == s.z);
+  CHECK(on.theta == s.theta);
+  CHECK(on.phi == s.phi);
+  for (int i = 0; i < 3; ++i) first.iterate(f);
+  CHECK(s.z != f.z);
+  return s;
+}
+
 // For each true topic, the best cosine similarity with any learned topic (columns of phi).
 std::vector<double> best_cosines(const std::vector<double>& truth,
                                  const std::vector<float>& learned, std::int64_t V, int K) {
@@ -190,29 +216,34 @@ TEST_CASE("lda: the trainer's sweep blocks: 16 below 4 documents per topic where
 }
 
 TEST_CASE(
-    "lda: the trainer's estimator: phased where the documents average phased_from_length "
-    "tokens and are at least 4 per topic, else collapsed, and collapsed where only collapsed "
-    "takes the options given",
+    "lda: the trainer's phased sweeps: 50 of collapsed's where the documents average "
+    "phased_from_length tokens and number at least K, else none",
     "[lda][chain]") {
   const std::int64_t L = lda::phased_from_length;
-  CHECK(lda::default_estimator(40, 40 * L, 10) == lda::estimator::phased);
-  CHECK(lda::default_estimator(40, 40 * L - 1, 10) == lda::estimator::collapsed);
-  CHECK(lda::default_estimator(39, 39 * L, 10) == lda::estimator::collapsed);
-  CHECK(lda::default_estimator(0, 0, 10) == lda::estimator::collapsed);
+  CHECK(lda::long_document_phased_sweeps == 50u);
+  CHECK(lda::default_phased_sweeps(40, 40 * L, 10) == 50u);
+  CHECK(lda::default_phased_sweeps(10, 10 * L, 10) == 50u);
+  CHECK(lda::default_phased_sweeps(9, 9 * L, 10) == 0u);
+  CHECK(lda::default_phased_sweeps(40, 40 * L - 1, 10) == 0u);
+  CHECK(lda::default_phased_sweeps(0, 0, 1) == 0u);
   lda::training_options o;
   o.hyper.num_topics = 10;
-  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::phased);
-  CHECK(lda::resolved(o, 40, 40 * L).sweep_blocks == 1u);
-  CHECK(lda::resolved(o, 40, 40 * L - 1).estimator == lda::estimator::collapsed);
-  CHECK(lda::resolved(o, 39, 39 * L).estimator == lda::estimator::collapsed);
-  o.sweep_blocks = 2;
-  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::collapsed);
-  o.sweep_blocks.reset();
-  o.subgroup_from = 64;
-  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::collapsed);
-  o.subgroup_from = 0;
-  o.estimator = lda::estimator::mh;  // given: kept
-  CHECK(lda::resolved(o, 40, 40 * L).estimator == lda::estimator::mh);
+  CHECK(o.estimator == lda::estimator::collapsed);
+  CHECK(lda::resolved(o, 40, 40 * L).phased_sweeps == 50u);
+  CHECK(lda::resolved(o, 40, 40 * L - 1).phased_sweeps == 0u);
+  CHECK(lda::resolved(o, 9, 9 * L).phased_sweeps == 0u);
+  // Another estimator has none.
+  for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh,
+                       lda::estimator::hybrid, lda::estimator::phased}) {
+    o.estimator = e;
+    CHECK(lda::resolved(o, 40, 40 * L).phased_sweeps == 0u);
+  }
+  o.estimator = lda::estimator::collapsed;
+  o.phased_sweeps = 0;  // given: kept
+  CHECK(lda::resolved(o, 40, 40 * L).phased_sweeps == 0u);
+  o.phased_sweeps = 7;
+  CHECK(lda::resolved(o, 40, 40 * L - 1).phased_sweeps == 7u);
+  CHECK(lda::sampler_options_of(lda::resolved(o, 40, 40 * L)).phased_sweeps == 7u);
 }
 
 TEST_CASE("lda: empty documents and unused words are handled", "[lda][chain]") {
@@ -327,26 +358,34 @@ TEST_CASE(
                           lda::estimator::phased);
   INFO("estimator " << lda::estimator_name(e));
   const lda::chain mean(docs, h, 3, {algorithm::butterfly, 0, lda::estimator::mean});
-  const lda::chain collapsed(docs, h, 3, options_of(e, 3));
-  auto m = mean.initial_state();
-  auto s = collapsed.initial_state();
-  for (int i = 0; i < 3; ++i) {
-    mean.iterate(m);
-    collapsed.iterate(s);
-  }
-  CHECK(s.z == m.z);
-  CHECK(s.theta == m.theta);
-  CHECK(s.phi == m.phi);
-  lda::sampler straight(collapsed);
-  for (int i = 0; i < 6; ++i) straight.iterate();
-  for (int i = 0; i < 3; ++i) collapsed.iterate(s);
-  const lda::state& on = straight.current();
-  CHECK(on.iteration == s.iteration);
-  CHECK(on.z == s.z);
-  CHECK(on.theta == s.theta);
-  CHECK(on.phi == s.phi);
-  for (int i = 0; i < 3; ++i) mean.iterate(m);  // after the burn-in the chains part
-  CHECK(s.z != m.z);
+  require_switch(mean, lda::chain(docs, h, 3, options_of(e, 3)), 3);
+}
+
+// sampler_options::phased_sweeps: collapsed's first sweeps (after any burn-in) are the phased
+// estimator's chain; after them the collapsed chain's sweeps, the same whether one sampler runs
+// on or every iteration resumes from the state before it (a sampler made past the switch holds
+// no phases' scratch).
+TEST_CASE(
+    "lda: collapsed's phased sweeps are the phased estimator's chain, then collapsed's sweeps, "
+    "and resuming across the switch runs on",
+    "[lda][chain]") {
+  const int K = 8;
+  const auto c = make_synthetic(K, 200, 300, 60, 0.2, 0.05, 13);
+  const auto docs = c.docs.view();
+  const lda::hyperparameters h{K, 0.2, 0.05};
+  const std::uint32_t burn_in = GENERATE(0u, 2u);
+  INFO("burn-in " << burn_in);
+  const lda::chain phased(docs, h, 3, options_of(lda::estimator::phased, burn_in));
+  lda::sampler_options how = options_of(lda::estimator::collapsed, burn_in);
+  how.phased_sweeps = 3;
+  how.iterations = burn_in + 6;
+  const lda::state s =
+      require_switch(phased, lda::chain(docs, h, 3, how), static_cast<int>(burn_in) + 3);
+  // The same iterations as collapsed's own sweeps draw another chain.
+  const lda::chain collapsed(docs, h, 3, options_of(lda::estimator::collapsed, burn_in));
+  auto o = collapsed.initial_state();
+  for (std::uint32_t i = 0; i < burn_in + 6; ++i) collapsed.iterate(o);
+  CHECK(o.z != s.z);
 }
 
 // sampler_options::average: which sweeps a run pools (written out by hand from the rule in
@@ -420,6 +459,21 @@ TEST_CASE(
     const lda::count_combiner sum = [](std::int32_t*, std::size_t) {};
     CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how, lda::whole(c.docs.view()), sum),
                       Catch::Contains("phased runs in one process"));
+    CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
+  }
+  SECTION("phased sweeps: with an estimator other than collapsed, or with a count combiner") {
+    how.phased_sweeps = 2;
+    for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh,
+                         lda::estimator::hybrid, lda::estimator::phased}) {
+      how.estimator = e;
+      CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how),
+                        Catch::Contains("phased_sweeps must be 0 unless the estimator is "
+                                        "collapsed; got 2"));
+    }
+    how.estimator = lda::estimator::collapsed;
+    const lda::count_combiner sum = [](std::int32_t*, std::size_t) {};
+    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how, lda::whole(c.docs.view()), sum),
+                      Catch::Contains("phased_sweeps above 0 runs in one process"));
     CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
   }
   SECTION("sweep blocks: none, more than max_sweep_blocks, or with mean, sample, mh or phased") {

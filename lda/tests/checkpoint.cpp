@@ -46,6 +46,7 @@ lda::checkpoint sample() {
   o.burn_in = 2;
   o.start_topics = 0;  // given, unlike the average
   o.sweep_blocks = 5;
+  o.phased_sweeps = 3;
   o.holdout = 0.125;
   o.eval_every = 5;
   o.fold_in_sweeps = 6;
@@ -92,6 +93,7 @@ TEST_CASE("lda: a checkpoint reads back what was saved", "[lda][checkpoint]") {
   CHECK(o.start_topics == std::optional<std::uint32_t>(0));
   CHECK(!o.average.has_value());
   CHECK(o.sweep_blocks == 5);
+  CHECK(o.phased_sweeps == 3u);
   CHECK(o.holdout == 0.125);
   CHECK(o.eval_every == 5);
   CHECK(o.fold_in_sweeps == 6);
@@ -166,9 +168,9 @@ TEST_CASE("lda: a checkpoint of format 1 or 2 is refused with the reason", "[lda
                                      Catch::Contains("cannot be resumed by this version"));
   }
   auto future = slurp(path);
-  future[7] = '5';
+  future[7] = '6';
   spit(path, future);
-  CHECK_THAT(load_error(path), Catch::Contains("format 5 is not one this version reads"));
+  CHECK_THAT(load_error(path), Catch::Contains("format 6 is not one this version reads"));
   std::remove(path.c_str());
 }
 
@@ -185,26 +187,37 @@ void seal(std::vector<char>& bytes) {
 
 }  // namespace
 
-// Format 3 is format 4 without sweep_blocks: made here from a format-4 image by taking its
-// four bytes out, it resumes with one block and every other option as saved.
-TEST_CASE("lda: a checkpoint of format 3 reads back with one sweep block", "[lda][checkpoint]") {
-  const auto path = temp_path("format3");
+// Format 4 is format 5 without phased_sweeps, format 3 format 4 without sweep_blocks: made here
+// from a format-5 image by taking their four bytes out, they resume with no phased sweeps (and
+// format 3 with one block) and every other option as saved.
+TEST_CASE("lda: checkpoints of formats 3 and 4 read back without phased sweeps, 3 with one block",
+          "[lda][checkpoint]") {
+  const char format = GENERATE('3', '4');
+  INFO("format " << format);
+  const auto path = temp_path(format == '3' ? "format3" : "format4");
   auto c = sample();
   c.options.sweep_blocks = 0x0badf00d;
+  c.options.phased_sweeps = 0x0badcafe;
   lda::save_checkpoint(path, c);
   auto bytes = slurp(path);
-  const std::string text(bytes.begin(), bytes.end());
-  const auto at = text.find(std::string("\x0d\xf0\xad\x0b", 4));
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(std::string("\x0d\xf0\xad\x0b", 4), at + 1) == std::string::npos);
-  bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at),
-              bytes.begin() + static_cast<std::ptrdiff_t>(at + 4));
-  bytes[7] = '3';
+  const auto take_out = [&bytes](const std::string& four) {
+    const std::string text(bytes.begin(), bytes.end());
+    const auto at = text.find(four);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(text.find(four, at + 1) == std::string::npos);
+    bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                bytes.begin() + static_cast<std::ptrdiff_t>(at + 4));
+  };
+  take_out(std::string("\xfe\xca\xad\x0b", 4));
+  if (format == '3') take_out(std::string("\x0d\xf0\xad\x0b", 4));
+  bytes[7] = format;
   seal(bytes);
   spit(path, bytes);
   const auto r = lda::load_checkpoint(path);
-  CHECK(r.options.sweep_blocks == 1);
-  c.options.sweep_blocks = 1;
+  CHECK(r.options.phased_sweeps == 0u);
+  CHECK(r.options.sweep_blocks == (format == '3' ? 1u : 0x0badf00du));
+  c.options.phased_sweeps = 0;
+  if (format == '3') c.options.sweep_blocks = 1;
   CHECK(lda::mismatch(r.options, c.options).empty());
   CHECK(r.options.iterations == c.options.iterations);
   CHECK(r.s.z == c.s.z);
@@ -249,6 +262,9 @@ TEST_CASE("lda: options that change the chain are named by mismatch", "[lda][che
   b = a;
   b.sweep_blocks = 4;
   CHECK(lda::mismatch(a, b) == "sweep blocks 5, this run 4");
+  b = a;
+  b.phased_sweeps = 50;
+  CHECK(lda::mismatch(a, b) == "phased sweeps 3, this run 50");
   b = a;
   b.fold_in_sweeps = 7;  // the history's held-out perplexities were scored with 6
   CHECK(lda::mismatch(a, b) == "fold-in sweeps 6, this run 7");

@@ -57,11 +57,10 @@ class LDA:
       random_state      int seed (1, the CLI's --seed); the model is a pure function of it
     butterfly's own:
       algorithm         how z is drawn: basic, transposed, butterfly (default), warp_scan
-      estimator         how z is drawn and theta and phi estimated (--estimator; None = the
-                        CLI's default: "phased" where the documents average at least 400
-                        tokens and number at least 4 per topic, else "collapsed"): "collapsed"
-                        (theta integrated out, each
-                        document's tokens drawn in order, theta and phi the posterior means),
+      estimator         how z is drawn and theta and phi estimated (--estimator): "collapsed"
+                        (default: theta integrated out, each document's tokens drawn in order,
+                        theta and phi the posterior means; on long documents its first sweeps
+                        are phased's, phased_sweeps),
                         "mh" (the same chain, each token
                         moved by Metropolis-Hastings proposals: cheaper per token at large K,
                         slower mixing per iteration), "hybrid" (the same chain, mh's moves read from
@@ -86,6 +85,11 @@ class LDA:
                         documents per topic, where held counts make the chain settle higher;
                         each block adds 1-7 % of a sweep's time (None = the CLI's default: 16
                         for these estimators below 4 training documents per topic, else 1)
+      phased_sweeps     with estimator="collapsed": its first this many sweeps drawn as
+                        estimator="phased" draws them (O(1) per token from the start), the rest
+                        by its own sweep; one process (--phased-sweeps; None = the CLI's
+                        default: 50 where the documents average at least 400 tokens and
+                        number at least n_components, else 0)
       subgroup_from     with estimator="collapsed": documents of at least this many tokens are
                         swept by a subgroup each (a warp on a GPU, vector lanes on the host), the
                         others by a thread each (--subgroup-from; 0 = the backend's default: 1024
@@ -110,7 +114,7 @@ class LDA:
                  topic_word_prior=_DEFAULTS["topic_word_prior"], max_iter=_DEFAULTS["max_iter"],
                  random_state=_DEFAULTS["random_state"], algorithm=_DEFAULTS["algorithm"],
                  estimator=_DEFAULTS["estimator"], width=_DEFAULTS["width"], start_topics=None, average=None,
-                 sweep_blocks=None, subgroup_from=0, threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
+                 sweep_blocks=None, phased_sweeps=None, subgroup_from=0, threads=None, checkpoint=None, checkpoint_every=10, fold_in_sweeps=_DEFAULTS["fold_in_sweeps"],
                  progress=True):
         self.n_components = n_components
         self.doc_topic_prior = doc_topic_prior
@@ -123,6 +127,7 @@ class LDA:
         self.start_topics = start_topics
         self.average = average
         self.sweep_blocks = sweep_blocks
+        self.phased_sweeps = phased_sweeps
         self.subgroup_from = subgroup_from
         self.threads = threads
         self.checkpoint = checkpoint
@@ -134,7 +139,7 @@ class LDA:
     def get_params(self, deep=True):
         return {k: getattr(self, k) for k in ("n_components", "doc_topic_prior", "topic_word_prior", "max_iter",
                                               "random_state", "algorithm", "estimator", "width", "start_topics",
-                                              "average", "sweep_blocks", "subgroup_from",
+                                              "average", "sweep_blocks", "phased_sweeps", "subgroup_from",
                                               "threads",
                                               "checkpoint",
                                               "checkpoint_every", "fold_in_sweeps", "progress")}
@@ -189,17 +194,18 @@ class LDA:
         offsets, words, V, vocabulary, source = self._read(X, **corpus)
         if self.threads is not None and not _butterfly._set_threads(int(self.threads)) and int(self.threads) != 1:
             warnings.warn(f"threads={self.threads} has no effect: the {_butterfly.backend} backend runs one host thread")
-        if (self.average is not None and int(self.average) > 1 and self.estimator is not None
+        if (self.average is not None and int(self.average) > 1
                 and self.estimator not in ("collapsed", "hybrid", "phased")):
             raise ValueError(f"average={self.average} pools sweeps only with estimator='collapsed', 'hybrid' or 'phased', "
                              f"got estimator={self.estimator!r}")
         max_iter = max(int(self.max_iter), 0)
         options = _butterfly._training_options(
             int(self.n_components), float(self.doc_topic_prior), float(self.topic_word_prior), self._seed(),
-            str(self.algorithm), None if self.estimator is None else str(self.estimator), int(self.width),
+            str(self.algorithm), str(self.estimator), int(self.width),
             None if self.start_topics is None else int(self.start_topics), max_iter,
             None if self.average is None else int(self.average),
-            None if self.sweep_blocks is None else int(self.sweep_blocks), int(self.subgroup_from),
+            None if self.sweep_blocks is None else int(self.sweep_blocks),
+            None if self.phased_sweeps is None else int(self.phased_sweeps), int(self.subgroup_from),
             int(self.checkpoint_every), int(self.fold_in_sweeps))
         checkpoint = "" if self.checkpoint is None else os.fspath(self.checkpoint)
         trainer = _butterfly._Trainer(offsets, words, V, vocabulary or [], source, options, checkpoint,

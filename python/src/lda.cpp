@@ -155,30 +155,31 @@ py::dict training_defaults() {
   d["max_iter"] = o.iterations;
   d["random_state"] = o.seed;
   d["algorithm"] = std::string(name(o.method));
-  d["estimator"] = py::none();  // the corpus's default (lda::default_estimator)
+  d["estimator"] = std::string(lda::estimator_name(o.estimator));
   d["width"] = o.width;
   d["fold_in_sweeps"] = o.fold_in_sweeps;
   return d;
 }
 
 lda::training_options options_of(int num_topics, double alpha, double beta, std::uint64_t seed,
-                                 const std::string& method,
-                                 const std::optional<std::string>& estimator, int width,
+                                 const std::string& method, const std::string& estimator, int width,
                                  std::optional<std::uint32_t> start_topics,
                                  std::uint32_t iterations, std::optional<std::uint32_t> average,
                                  std::optional<std::uint32_t> sweep_blocks,
+                                 std::optional<std::uint32_t> phased_sweeps,
                                  std::uint32_t subgroup_from, std::uint32_t checkpoint_every,
                                  int fold_in_sweeps) {
   lda::training_options o;
   o.hyper = {num_topics, alpha, beta};
   o.seed = seed;
   o.method = parse_algorithm(method);
-  if (estimator) o.estimator = lda::parse_estimator(*estimator);
+  o.estimator = lda::parse_estimator(estimator);
   o.width = width;
   o.start_topics = start_topics;
   o.iterations = iterations;
   o.average = average;
   o.sweep_blocks = sweep_blocks;
+  o.phased_sweeps = phased_sweeps;
   o.subgroup_from = subgroup_from;
   o.eval_every = 0;  // the log-likelihood after the last iteration only (log_likelihood_)
   o.checkpoint_every = checkpoint_every;
@@ -240,7 +241,7 @@ void add_lda(py::module_& m) {
   m.def("_training_defaults", &training_defaults);
   m.def("_training_options", &options_of, "num_topics"_a, "alpha"_a, "beta"_a, "seed"_a, "method"_a,
         "estimator"_a, "width"_a, "start_topics"_a, "iterations"_a, "average"_a, "sweep_blocks"_a,
-        "subgroup_from"_a, "checkpoint_every"_a, "fold_in_sweeps"_a);
+        "phased_sweeps"_a, "subgroup_from"_a, "checkpoint_every"_a, "fold_in_sweeps"_a);
   py::class_<lda::training_options>(m, "_TrainingOptions");
   py::class_<lda::corpus_file>(m, "_CorpusFile")
       .def(py::init([](std::string format, std::string path, std::string vocab,

@@ -96,6 +96,18 @@ void check_same_outputs(const std::string& a, const std::string& b) {
   }
 }
 
+// small_run(how) killed (butterfly-lda-faults) after its checkpoint at iteration `at`, then
+// resumed: the files of the run straight through, already written to `straight`.
+void check_resumed_as(const workspace& ws, const std::string& straight,
+                      const std::vector<std::string>& how, int at) {
+  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
+  REQUIRE(run(ws.dir, small_run(ws, "killed", how),
+              {"BUTTERFLY_TEST_KILL=after-checkpoint:" + std::to_string(at)}, faults)
+              .signal == SIGKILL);
+  REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
+  check_same_outputs(ws.path(straight), ws.path("killed"));
+}
+
 int count_lines(const std::string& text) {
   int n = 0;
   for (char ch : text) n += ch == '\n';
@@ -275,7 +287,6 @@ TEST_CASE(
     "cli: --estimator sample and --width survive kill and resume and are written to model.json",
     "[cli]") {
   workspace ws;
-  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   int width = butterfly::default_width();
   for (int w : butterfly::supported_widths())
     if (w != butterfly::default_width()) {
@@ -286,11 +297,7 @@ TEST_CASE(
       "--checkpoint-every", "3", "--estimator", "sample", "--width", std::to_string(width)};
   REQUIRE(run(ws.dir, small_run(ws, "default")).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "sample", how)).exit_code == 0);
-  REQUIRE(
-      run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults)
-          .signal == SIGKILL);
-  REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
-  check_same_outputs(ws.path("sample"), ws.path("killed"));
+  check_resumed_as(ws, "sample", how, 6);
   CHECK(slurp(ws.path("sample/phi.npy")) != slurp(ws.path("default/phi.npy")));
   const auto model = nlohmann::json::parse(slurp(ws.path("sample/model.json")));
   CHECK(model.at("estimator") == "sample");
@@ -352,16 +359,11 @@ TEST_CASE(
   const std::string estimator = GENERATE("collapsed", "mh", "hybrid");
   INFO("--estimator " << estimator);
   workspace ws;
-  const std::string faults = BUTTERFLY_LDA_FAULTS_EXE;
   std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator",    estimator,
                                   "--burn-in",          "4", "--start-topics", "3"};
   if (estimator != "mh") how.insert(how.end(), {"--sweep-blocks", "2"});
   REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
-  REQUIRE(
-      run(ws.dir, small_run(ws, "killed", how), {"BUTTERFLY_TEST_KILL=after-checkpoint:6"}, faults)
-          .signal == SIGKILL);
-  REQUIRE(run(ws.dir, {"train", "--resume", "killed", "--quiet"}).exit_code == 0);
-  check_same_outputs(ws.path("straight"), ws.path("killed"));
+  check_resumed_as(ws, "straight", how, 6);
   // With a burn-in the sampler holds theta and phi (the butterfly's draw reads them), and so
   // does its checkpoint.
   const auto held = butterfly::lda::load_checkpoint(ws.path("straight/checkpoint.bin"));
@@ -373,6 +375,26 @@ TEST_CASE(
   CHECK(model.at("start_topics") == 3);
   if (estimator != "mh") CHECK(model.at("sweep_blocks") == 2);
   else CHECK(!model.contains("sweep_blocks"));
+}
+
+// --phased-sweeps 5: the first sweeps in phased's phases, killed inside them (the checkpoint at
+// iteration 3) and resumed across the switch to collapsed's sweeps, in 2 blocks; the same files
+// as the run straight through, and model.json records the phased sweeps.
+TEST_CASE("cli: --phased-sweeps survives kill and resume across the switch to collapsed's sweeps",
+          "[cli]") {
+  workspace ws;
+  const std::vector<std::string> how = {"--checkpoint-every", "3", "--estimator",    "collapsed",
+                                        "--phased-sweeps",    "5", "--sweep-blocks", "2"};
+  REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
+  check_resumed_as(ws, "straight", how, 3);
+  // Another chain than collapsed's own sweeps.
+  REQUIRE(run(ws.dir, small_run(ws, "none", {"--estimator", "collapsed", "--sweep-blocks", "2"}))
+              .exit_code == 0);
+  CHECK(slurp(ws.path("none/phi.npy")) != slurp(ws.path("straight/phi.npy")));
+  const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
+  CHECK(model.at("estimator") == "collapsed");
+  CHECK(model.at("phased_sweeps") == 5);
+  CHECK(nlohmann::json::parse(slurp(ws.path("none/model.json"))).at("phased_sweeps") == 0);
 }
 
 // The default sweep blocks follow the training documents per topic (lda::default_sweep_blocks):
@@ -534,6 +556,10 @@ TEST_CASE("cli: bad arguments exit with code 2 and name the argument and the val
       {{"train", "--average", "2", "--burn-in", "3"}, "--average", "--burn-in 3"},
       {{"train", "--sweep-blocks", "2", "--estimator", "mh"}, "--sweep-blocks", "--estimator mh"},
       {{"train", "--sweep-blocks", "0"}, "--sweep-blocks", "0"},
+      {{"train", "--phased-sweeps", "3", "--estimator", "phased"},
+       "--phased-sweeps",
+       "--estimator phased"},
+      {{"train", "--phased-sweeps", "-1"}, "--phased-sweeps", "-1"},
       {{"train", "--subgroup-from", "8", "--estimator", "hybrid"},
        "--subgroup-from",
        "--estimator hybrid"},

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
@@ -36,7 +37,8 @@ const butterfly::io::corpus& ap() {
 lda::documents ap_docs() { return {ap().doc_offsets, ap().words, ap().vocab_size()}; }
 
 lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0,
-                    std::uint32_t sweep_blocks = 1, std::uint32_t subgroup_from = 0) {
+                    std::uint32_t sweep_blocks = 1, std::uint32_t subgroup_from = 0,
+                    std::uint32_t phased_sweeps = 0) {
   lda::hyperparameters h;
   h.num_topics = K;
   h.alpha = 0.2;
@@ -48,6 +50,7 @@ lda::chain ap_chain(lda::estimator e, int K = 24, std::uint32_t start_topics = 0
   how.long_document = 200;
   how.sweep_blocks = sweep_blocks;
   how.subgroup_from = subgroup_from;
+  how.phased_sweeps = phased_sweeps;
   return lda::chain(ap_docs(), h, 2026, how);
 }
 
@@ -106,16 +109,19 @@ void require_rows_of(lda::sampler& smp, const lda::chain& c) {
 // Three iterations on the configured backend and on the reference: the same state, counts and
 // log-likelihood partials, and nothing copied inside an iteration. With subgroup_from, the
 // configured backend sweeps documents of at least that many tokens by a subgroup each
-// (collapsed_lanes.hpp), the reference every document by a thread.
+// (collapsed_lanes.hpp), the reference every document by a thread. With phased_sweeps, the
+// first sweeps in phased's phases and the last in collapsed's.
 void require_same_as_reference(lda::estimator e, int K = 24, std::uint32_t start_topics = 0,
-                               std::uint32_t sweep_blocks = 1, std::uint32_t subgroup_from = 0) {
-  const lda::chain c = ap_chain(e, K, start_topics, sweep_blocks, subgroup_from);
+                               std::uint32_t sweep_blocks = 1, std::uint32_t subgroup_from = 0,
+                               std::uint32_t phased_sweeps = 0) {
+  const lda::chain c = ap_chain(e, K, start_topics, sweep_blocks, subgroup_from, phased_sweeps);
   const lda::chain by_threads =
-      ap_chain(e, K, start_topics, sweep_blocks, subgroup_from != 0 ? lda::host_subgroup_from : 0);
+      ap_chain(e, K, start_topics, sweep_blocks, subgroup_from != 0 ? lda::host_subgroup_from : 0,
+               phased_sweeps);
   INFO("estimator " << lda::estimator_name(e) << ", K " << K << ", start_topics " << start_topics
                     << ", sweep_blocks " << sweep_blocks << ", subgroup_from " << subgroup_from
-                    << ", width " << configured_executor().default_width() << ", "
-                    << butterfly::backend_name());
+                    << ", phased_sweeps " << phased_sweeps << ", width "
+                    << configured_executor().default_width() << ", " << butterfly::backend_name());
   lda::sampler device(c), reference(by_threads, reference_executor());
   // Only the chains of collapsed's tables without a burn-in make theta and phi from z.
   CHECK(device.holds_model() == !lda::model_from_z(e, 0));
@@ -168,13 +174,24 @@ TEST_CASE("conformance: lda sampler: the configured backend's model equals the r
   // device a warp), the rest by a thread; the topic sets in three words, then sixteen.
   require_same_as_reference(lda::estimator::collapsed, 130, 0, 3, 200);
   require_same_as_reference(lda::estimator::collapsed, 1000, 0, 1, 200);
+  // Two sweeps in phased's phases, then collapsed's in 3 blocks: the phases' scratch freed
+  // and collapsed's tables made from the phases' z on the device.
+  require_same_as_reference(lda::estimator::collapsed, 130, 0, 3, 0, 2);
 }
 
 TEST_CASE("conformance: lda sampler: resuming from a state equals running on", "[lda][sampler]") {
-  const auto e = GENERATE(lda::estimator::sample, lda::estimator::collapsed, lda::estimator::mh,
-                          lda::estimator::hybrid, lda::estimator::phased);
-  INFO("estimator " << lda::estimator_name(e));
-  const lda::chain c = ap_chain(e);
+  // collapsed with one phased sweep: resumed after it, with no phases' scratch.
+  lda::estimator e;
+  std::uint32_t phased_sweeps;
+  std::tie(e, phased_sweeps) =
+      GENERATE(table<lda::estimator, std::uint32_t>({{lda::estimator::sample, 0},
+                                                     {lda::estimator::collapsed, 0},
+                                                     {lda::estimator::mh, 0},
+                                                     {lda::estimator::hybrid, 0},
+                                                     {lda::estimator::phased, 0},
+                                                     {lda::estimator::collapsed, 1}}));
+  INFO("estimator " << lda::estimator_name(e) << ", phased_sweeps " << phased_sweeps);
+  const lda::chain c = ap_chain(e, 24, 0, 1, 0, phased_sweeps);
   lda::sampler straight(c);
   for (int i = 0; i < 3; ++i) straight.iterate();
   lda::sampler first(c);

@@ -185,27 +185,38 @@ TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[m
 }
 
 // The phased estimator's word phase needs every token of a word in one process: refused with a
-// count combiner, by name, before any file is written. Eight documents of 400 tokens at K = 2
-// make it the default too (lda::default_estimator), so the default is refused the same way.
-TEST_CASE("mpi: the phased estimator, given or the default for long documents, is refused",
-          "[mpi][cli]") {
+// count combiner, by name, before any file is written. Eight documents of 400 tokens make the
+// default collapsed's first sweeps phased's (lda::default_phased_sweeps), so the default is
+// refused the same way; --phased-sweeps 0 runs.
+TEST_CASE(
+    "mpi: the phased estimator, and collapsed's phased sweeps given or the default for long "
+    "documents, are refused; without them the run goes on",
+    "[mpi][cli]") {
   workspace w;
   {
     std::ofstream f(w.path("docword.long.txt"));
     f << "8\n3\n16\n";
     for (int m = 1; m <= 8; ++m) f << m << " " << 1 + m % 2 << " 150\n" << m << " 3 250\n";
   }
-  for (const bool given : {true, false}) {
-    INFO((given ? "--estimator phased" : "the default"));
-    std::vector<std::string> args{
-        "train",        "--corpus", "docword.long.txt", "--topics", "2",
-        "--iterations", "2",        "--quiet",          "--out",    "model"};
-    if (given) args.insert(args.end(), {"--estimator", "phased"});
+  const std::vector<std::string> base{
+      "train",        "--corpus", "docword.long.txt", "--topics", "2",
+      "--iterations", "2",        "--quiet",          "--out",    "model"};
+  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
+           {"--estimator", "phased"}, {"--phased-sweeps", "1"}, {}}) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    INFO((extra.empty() ? std::string("the default") : extra[0] + " " + extra[1]));
     const auto r = mpi_run(w, 2, args);
     CHECK(r.o.exit_code == 1);
-    CHECK_THAT(r.o.err, Catch::Contains("phased runs in one process"));
+    CHECK_THAT(r.o.err, Catch::Contains("runs in one process"));
     CHECK(!fs::exists(w.path("model/phi.npy")));
   }
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--phased-sweeps", "0"});
+  const auto r = mpi_run(w, 2, args);
+  INFO(r.o.err);
+  CHECK(r.o.exit_code == 0);
+  CHECK(fs::exists(w.path("model/phi.npy")));
 }
 
 TEST_CASE("mpi: a failure on rank 0 alone ends the ranks waiting for it", "[mpi][cli]") {

@@ -103,6 +103,17 @@ def test_sweep_blocks_are_the_clis(tmp_path):
         butterfly.LDA(max_iter=1, estimator="mh", sweep_blocks=2, progress=False).fit(DOCWORD, vocab=VOCAB)
 
 
+def test_phased_sweeps_are_the_clis(tmp_path):
+    out = tmp_path / "model"
+    cli("train", "--iterations", 5, "--phased-sweeps", 2, "--quiet", "--out", out)
+    lda = butterfly.LDA(max_iter=5, phased_sweeps=2, progress=False).fit(DOCWORD, vocab=VOCAB)
+    assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
+    none = butterfly.LDA(max_iter=5, progress=False).fit(DOCWORD, vocab=VOCAB)  # ap: short documents
+    assert not np.array_equal(none.components_, lda.components_)
+    with pytest.raises(ValueError, match="phased_sweeps must be 0 unless the estimator is collapsed"):
+        butterfly.LDA(max_iter=1, estimator="mh", phased_sweeps=2, progress=False).fit(DOCWORD, vocab=VOCAB)
+
+
 def test_subgroup_from_changes_the_time_not_the_model():
     threads = butterfly.LDA(max_iter=4, progress=False).fit(DOCWORD, vocab=VOCAB)
     lanes = butterfly.LDA(max_iter=4, subgroup_from=1, progress=False).fit(DOCWORD, vocab=VOCAB)

@@ -114,6 +114,14 @@ struct sampler_options {
   // sweep moves those documents together against counts none of them still has, and the chain
   // settles higher (bench/RESULTS.md, nips17 at K = 1000).
   std::uint32_t sweep_blocks = 1;
+  // estimator::collapsed: its first phased_sweeps sweeps (iterations burn_in + 1 ..
+  // burn_in + phased_sweeps) drawn as estimator::phased draws them, the rest by collapsed's
+  // sweep: a schedule of two exact sweeps of the same chain, so the chain keeps its stationary
+  // distribution. Why: phased's sweep costs O(1) per token from the start, where collapsed's
+  // first sweeps cost per token with a long document's hundreds of starting topics; collapsed's
+  // sweeps settle lower once the documents' topics are few (default_phased_sweeps). One
+  // process only, as phased.
+  std::uint32_t phased_sweeps = 0;
   // estimator::collapsed: documents of at least this many tokens are swept by a subgroup, its
   // lanes over the document's topics (steps::collapsed_long_documents, lda/collapsed_lanes.hpp),
   // the others by a thread each. Both draw the same topics, so this changes the time a sweep
@@ -166,27 +174,33 @@ std::uint32_t default_average(estimator e, std::uint32_t burn_in);
 
 // Training documents per topic below which a topic's counts are mostly a few documents': there
 // a sweep that moves every document against held counts settles higher, so collapsed sweeps
-// in blocks (default_sweep_blocks) and the default estimator is not phased (default_estimator).
+// in blocks (default_sweep_blocks).
 inline constexpr std::int64_t few_documents_per_topic = 4;
 
-// The estimator of butterfly-lda train and butterfly.LDA unless one is given, for a training
-// corpus of num_docs documents, num_tokens tokens and K = num_topics: phased where the
-// documents average at least phased_from_length tokens and there are at least 4 per topic,
-// else collapsed. Why (bench/RESULTS.md, 2 threads, against WarpLDA the same hour): on nips17
-// (1,321 tokens per document) at K = 240 (9.3 documents per topic) phased is below WarpLDA's
-// curve at every time measured (1.7-29 s) and reaches its final perplexity in 0.54x its time,
-// where collapsed is above the curve for the first 6-9 s (a long document starts with hundreds
-// of topics, and collapsed's cost per token grows with them); on ap, 20news and wiki-lead (51-243
-// tokens per document) collapsed reaches WarpLDA's final first. Below 4 documents per topic a
-// topic's counts are mostly a few documents', and a phase that moves every document against
-// the other side's held counts settles higher, as collapsed's one-block sweep does (which is
-// why collapsed takes 16 blocks there): nips17 at K = 1000 (2.2 per topic) 1,181.9 after 800
-// phased iterations against 1,149.5 after 300 of collapsed's, at K = 10,000 1,248.9 against
-// 1,200.7 after 100. The length threshold sits between the two kinds measured (243 and 1,321),
-// below the 561 tokens of the Wikipedia articles (12,696 of them, 12.7 per topic at K = 1000)
-// with which collapsed was measured behind WarpLDA for the first 50 s.
+// The sampler_options::phased_sweeps of butterfly-lda train and butterfly.LDA for collapsed,
+// unless given, on a training corpus of num_docs documents, num_tokens tokens and K =
+// num_topics: 50 where the documents average at least phased_from_length tokens (long
+// documents) and number at least K, else 0. Why (2 threads, against WarpLDA the same hour,
+// bench/RESULTS.md): a long document starts with hundreds of topics and collapsed's first
+// sweeps pay per token for them, so on nips17 (1,321 tokens per document) collapsed alone is
+// above WarpLDA's curve for the first 6-9 s; phased's sweeps cost O(1) per token from the start
+// but settle higher (nips17 K = 1000: 1,181.9 after 800 of them, collapsed 1,149.5 after 300).
+// With 50 phased sweeps first, nips17 is below WarpLDA's curve at every time measured from
+// 1.9 s at K = 1000 (2.2 documents per topic) and 1.0 s at K = 240 (9.3), reaches WarpLDA's
+// final as soon as collapsed alone at K = 1000 (0.64x its time, collapsed 0.70x; 25 and 100
+// sweeps 0.60x and 0.62x), and at K = 240 ends 3.7 % below phased alone after 400 iterations.
+// With fewer documents than topics the phases leave the chain where collapsed's sweeps are
+// slow to leave: nips17 at K = 10,000 (0.2 per topic) 1,239.4 after 150 iterations (41.3 s)
+// against collapsed alone's 1,217.8 after 60 (30.0 s). On short documents (ap, 20news,
+// wiki-lead: 51-243 tokens) collapsed's first sweeps are cheap and it reaches WarpLDA's final
+// in 0.27-0.66x its time; there the default stays 0, which keeps the default runnable under
+// MPI (phased sweeps run in one process). The length threshold sits between the two kinds
+// measured (243 and 1,321), below the 561 tokens of the Wikipedia articles with which
+// collapsed was measured behind WarpLDA for the first 50 s. A number of sweeps, not a share of
+// the run: z at iteration i is the same for a run of any length.
 inline constexpr std::uint32_t phased_from_length = 400;
-estimator default_estimator(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
+inline constexpr std::uint32_t long_document_phased_sweeps = 50;
+std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
 // training corpus of num_docs documents and K topics: 1 where there are at least 128 documents

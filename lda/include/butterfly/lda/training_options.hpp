@@ -19,16 +19,16 @@ struct training_options {
   // backend's default_width).
   algorithm method = algorithm::butterfly;
   int width = 0;
-  // none: default_estimator of the training documents (collapsed, or phased for long
-  // documents, 4 or more per topic), or collapsed where sweep_blocks above 1 or subgroup_from
-  // is given.
-  std::optional<lda::estimator> estimator;
-  std::uint32_t burn_in = 0;  // sampler_options::burn_in
+  lda::estimator estimator = lda::estimator::collapsed;  // with phased_sweeps below
+  std::uint32_t burn_in = 0;                             // sampler_options::burn_in
   std::optional<std::uint32_t>
       start_topics;                      // none: default_start_topics of the training documents
   std::optional<std::uint32_t> average;  // none: default_average of the estimator and burn-in
   // sampler_options::sweep_blocks; none: default_sweep_blocks of the training documents
   std::optional<std::uint32_t> sweep_blocks;
+  // sampler_options::phased_sweeps (collapsed's first sweeps drawn in phased's phases); none:
+  // default_phased_sweeps of the training documents where the estimator is collapsed, else 0.
+  std::optional<std::uint32_t> phased_sweeps;
   // sampler_options::subgroup_from: which documents a subgroup sweeps. It changes the time, not
   // the model, so checkpoints do not store it (a resumed run takes the default, 0).
   std::uint32_t subgroup_from = 0;
@@ -44,9 +44,9 @@ struct training_options {
   int top_words = 10;
 };
 
-// `o` with estimator, start_topics, average and width as the run uses them (the defaults above
-// made concrete for a training set of `training_docs` documents and `training_tokens` tokens),
-// so that a checkpoint of it continues the same chain on any backend.
+// `o` with start_topics, average, sweep_blocks, phased_sweeps and width as the run uses them (the
+// defaults above made concrete for a training set of `training_docs` documents and
+// `training_tokens` tokens), so that a checkpoint of it continues the same chain on any backend.
 training_options resolved(training_options o, std::int64_t training_docs,
                           std::int64_t training_tokens);
 
