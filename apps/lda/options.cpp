@@ -114,7 +114,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
          "and word (O(1) per token, slower mixing per iteration); hybrid = the same chain, "
          "mh's moves read from collapsed's compact tables (no V x K array; for K of thousands); "
          "phased = Metropolis-Hastings in WarpLDA's word and document phases, each element's "
-         "counts its own (O(1) per token, reads in runs; for long documents; one process); "
+         "counts its own (O(1) per token, reads in runs; for long documents); "
          "mean = z drawn by --algorithm "
          "from "
          "the posterior means (cheaper iterations, but it can stop short of the best model); "
@@ -167,7 +167,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
       cmd.add_option("--phased-sweeps", a.run.phased_sweeps,
                      "with --estimator collapsed: its first N sweeps (after --burn-in) drawn as "
                      "--estimator phased draws them (O(1) per token from the start), the rest by "
-                     "its own sweep; one process (under MPI give 0). Default: " +
+                     "its own sweep. Default: " +
                          std::to_string(lda::long_document_phased_sweeps) +
                          " where the training documents average at least " +
                          std::to_string(lda::phased_from_length) +

@@ -147,14 +147,14 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
     throw std::invalid_argument(
         "sampler_options::phased_sweeps must be 0 unless the estimator is collapsed; got " +
         std::to_string(how_.phased_sweeps));
-  // The word phase moves every token of a word against the word's counts, and a process with
-  // a count combiner holds only its shard's tokens.
-  if ((how_.estimator == estimator::phased || how_.phased_sweeps != 0) && combine_)
+  // With a count combiner the word phase groups the whole corpus's tokens by word, with 32-bit
+  // token numbers (phased_unit.cpp: spread_words).
+  if ((how_.estimator == estimator::phased || how_.phased_sweeps != 0) && combine_ &&
+      docs_.num_tokens() > std::int64_t{UINT32_MAX})
     throw std::invalid_argument(
-        std::string("sampler_options::") +
-        (how_.phased_sweeps != 0 ? "phased_sweeps above 0 runs" : "estimator phased runs") +
-        " in one process: the word phase needs every token of a word, and a count combiner (MPI) "
-        "shards them; use collapsed without phased sweeps there");
+        "corpus of " + std::to_string(docs_.num_tokens()) +
+        " tokens: the phased sweeps of several processes (MPI) take at most 4294967295 (2^32 - "
+        "1); use collapsed without phased sweeps there");
   if (how_.subgroup_from != 0 && how_.estimator != estimator::collapsed)
     throw std::invalid_argument(
         "sampler_options::subgroup_from must be 0 unless the estimator is collapsed; got " +

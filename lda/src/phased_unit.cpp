@@ -4,25 +4,68 @@
 // batch of words at a time, n_k counted again, the document phase a batch of documents at a
 // time. Also estimator::collapsed with sampler_options::phased_sweeps: those first sweeps
 // drawn so, the rest by collapsed's sweep, the phases' scratch freed at the switch.
+// With a count combiner (MPI: each process holds one shard of the documents) the word phase
+// needs every token of a word, which the shards split: see spread_words.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 
 #include "collapsed_unit.hpp"
 
 namespace butterfly::lda {
 namespace {
 
+// The word phase of a process with a count combiner (host memory): the whole corpus's tokens
+// grouped by word, as one process groups them (chain::index), and this process's words: those
+// whose first place in that grouping falls in its shard's tokens [first_token, end_token), so
+// that the shards' words tile the vocabulary with about their share of the tokens each. Every
+// sweep the processes sum their shards' z and proposals into `topics` (zero elsewhere), run the
+// word phase of their own words on it, zero every other word's tokens and sum again: each then
+// holds every token's topic and proposal as one process's word phase leaves them, the same
+// bits. Two sums of 8 bytes per token of the corpus, where collapsed's count sums 4 V K bytes.
+// Its memory, 16 bytes per token of the corpus on every process, is held for the phased sweeps
+// only (each process already reads the whole corpus, 4 bytes a token).
+struct spread_words {
+  explicit spread_words(const chain& c) : tokens(size_of(c.docs().num_tokens())) {
+    const documents& d = c.docs();
+    const std::int64_t V = d.vocab_size, N = d.num_tokens();
+    offsets.assign(size_of(V + 1), 0);
+    for (const std::int32_t w : d.words) ++offsets[size_of(w) + 1];
+    for (std::int64_t w = 0; w < V; ++w) offsets[size_of(w + 1)] += offsets[size_of(w)];
+    std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
+    for (std::int64_t t = 0; t < N; ++t)
+      tokens[size_of(next[size_of(d.words[size_of(t)])]++)] = static_cast<std::uint32_t>(t);
+    const auto first_at = [&](std::int64_t place) {
+      return std::lower_bound(offsets.begin(), offsets.end() - 1, place) - offsets.begin();
+    };
+    first_word = first_at(c.part().first_token);
+    end_word = c.part().end_token == N ? V : first_at(c.part().end_token);
+    topics.resize(size_of(2 * N));
+    word_z.resize(size_of(N));
+  }
+  std::vector<std::int64_t> offsets;  // V + 1, over the whole corpus
+  std::vector<std::uint32_t> tokens;  // the corpus's tokens grouped by word
+  std::int64_t first_word, end_word;  // this process's words
+  std::vector<std::int32_t> topics;   // every token's z, then every token's proposal
+  std::vector<std::int32_t> word_z;   // the word phase's topics, by word
+};
+
 // What the phases hold between their steps.
 struct phase_scratch {
-  phase_scratch(const detail::executor& b, std::int64_t slots, int K, std::size_t tokens)
+  phase_scratch(const chain& c, const detail::executor& b, std::int64_t slots, int K,
+                std::size_t tokens)
       : counts(b, size_of(slots * K)),
         moved(b, counts.size()),
-        word_z(b, tokens),
-        proposals(b, tokens) {}
+        word_z(b, c.combiner() ? 0 : tokens),
+        proposals(b, tokens) {
+    if (c.combiner()) spread.emplace(c);
+  }
   state_array<std::int32_t> counts, moved;  // K per slot: the element's counts, its moves
-  state_array<std::int32_t> word_z;         // the word phase's topics, by word
+  state_array<std::int32_t> word_z;         // the word phase's topics, by word (one process)
   state_array<std::int32_t> proposals;      // one per token (steps::document_proposals)
+  std::optional<spread_words> spread;       // with a count combiner
 };
 
 class phased_unit final : public collapsed_unit {
@@ -35,7 +78,11 @@ class phased_unit final : public collapsed_unit {
         batch_(sweep_slots(executor(), std::int64_t{a_.K} * 2 * 4,
                            std::max<std::int64_t>(c_.docs().vocab_size, c_.part().num_docs()))) {
     if (a_.iteration >= last_phased_) return;  // resumed past the phases
-    scratch_.emplace(executor(), batch_, a_.K, a_.host.z.size());
+    if (c_.combiner() && executor().kernel_memory() != detail::memory::host)
+      throw std::invalid_argument(
+          "lda::sampler: the phased sweeps with a count combiner (MPI) run in host memory; this "
+          "backend's state is in device memory: use collapsed without phased sweeps there");
+    scratch_.emplace(c_, executor(), batch_, a_.K, a_.host.z.size());
     // The steps keep their rows zero between elements; device memory comes uninitialized.
     run(steps::zero_entries<std::int32_t>{scratch_->counts.data()},
         static_cast<std::int64_t>(scratch_->counts.size()));
@@ -71,11 +118,15 @@ class phased_unit final : public collapsed_unit {
     words.word_z = p.word_z.data();
     words.counts = p.counts.data();
     words.moved = p.moved.data();
-    for (words.first_word = 0; words.first_word < V; words.first_word += batch_)
-      run(words, std::min(batch_, V - words.first_word));
-    // n_k of the word phase's topics.
-    moved(0, M);
-    estimate(i);
+    if (p.spread) {
+      word_phase_spread(words, *p.spread);
+    } else {
+      for (words.first_word = 0; words.first_word < V; words.first_word += batch_)
+        run(words, std::min(batch_, V - words.first_word));
+      // n_k of the word phase's topics.
+      moved(0, M);
+      estimate(i);
+    }
     steps::document_phase documents{};
     documents.offsets = a_.offsets.data();
     documents.totals = totals();
@@ -94,6 +145,43 @@ class phased_unit final : public collapsed_unit {
   }
 
  private:
+  // The word phase with a count combiner (spread_words), and n_k of its topics counted from
+  // every token's (the same integers as one process's count).
+  void word_phase_spread(steps::word_phase words, spread_words& s) {
+    const std::int64_t N = c_.docs().num_tokens(), first = c_.part().first_token,
+                       n = c_.part().num_tokens();
+    std::int32_t* const topics = s.topics.data();
+    std::int32_t* const z = a_.z.data();
+    std::int32_t* const proposals = scratch_->proposals.data();
+    const auto sum_shards = [&] {
+      c_.combiner()(topics, size_of(2 * N));
+      std::copy(topics + first, topics + first + n, z);
+      std::copy(topics + N + first, topics + N + first + n, proposals);
+    };
+    std::fill(s.topics.begin(), s.topics.end(), 0);
+    std::copy(z, z + n, topics + first);
+    std::copy(proposals, proposals + n, topics + N + first);
+    sum_shards();
+    words.token_offsets = s.offsets.data();
+    words.tokens = s.tokens.data();
+    words.z = topics;
+    words.proposals = topics + N;
+    words.word_z = s.word_z.data();
+    for (words.first_word = s.first_word; words.first_word < s.end_word; words.first_word += batch_)
+      run(words, std::min(batch_, s.end_word - words.first_word));
+    const auto others = [&](std::int64_t from, std::int64_t to) {
+      for (std::int64_t j = from; j < to; ++j)
+        topics[s.tokens[size_of(j)]] = topics[N + s.tokens[size_of(j)]] = 0;
+    };
+    others(0, s.offsets[size_of(s.first_word)]);
+    others(s.offsets[size_of(s.end_word)], N);
+    sum_shards();
+    std::int64_t* const n_k = totals();
+    std::fill(n_k, n_k + a_.K, 0);
+    for (std::int64_t t = 0; t < N; ++t) ++n_k[topics[t]];
+    moved(0, c_.part().num_docs());
+  }
+
   std::uint32_t last_phased_;
   std::int64_t batch_;  // words or documents per run of a phase's step
   std::optional<phase_scratch> scratch_;

@@ -454,14 +454,7 @@ TEST_CASE(
                         Catch::Contains("num_topics") && Catch::Contains("got 65537"));
     }
   }
-  SECTION("phased with a count combiner") {
-    how.estimator = lda::estimator::phased;
-    const lda::count_combiner sum = [](std::int32_t*, std::size_t) {};
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how, lda::whole(c.docs.view()), sum),
-                      Catch::Contains("phased runs in one process"));
-    CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
-  }
-  SECTION("phased sweeps: with an estimator other than collapsed, or with a count combiner") {
+  SECTION("phased sweeps: with an estimator other than collapsed") {
     how.phased_sweeps = 2;
     for (const auto e : {lda::estimator::mean, lda::estimator::sample, lda::estimator::mh,
                          lda::estimator::hybrid, lda::estimator::phased}) {
@@ -471,9 +464,6 @@ TEST_CASE(
                                         "collapsed; got 2"));
     }
     how.estimator = lda::estimator::collapsed;
-    const lda::count_combiner sum = [](std::int32_t*, std::size_t) {};
-    CHECK_THROWS_WITH(lda::chain(c.docs.view(), h, 1, how, lda::whole(c.docs.view()), sum),
-                      Catch::Contains("phased_sweeps above 0 runs in one process"));
     CHECK_NOTHROW(lda::chain(c.docs.view(), h, 1, how));
   }
   SECTION("sweep blocks: none, more than max_sweep_blocks, or with mean, sample, mh or phased") {

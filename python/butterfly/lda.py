@@ -87,7 +87,7 @@ class LDA:
                         for these estimators below 4 training documents per topic, else 1)
       phased_sweeps     with estimator="collapsed": its first this many sweeps drawn as
                         estimator="phased" draws them (O(1) per token from the start), the rest
-                        by its own sweep; one process (--phased-sweeps; None = the CLI's
+                        by its own sweep (--phased-sweeps; None = the CLI's
                         default: 50 where the documents average at least 400 tokens and
                         number at least n_components, else 0)
       subgroup_from     with estimator="collapsed": documents of at least this many tokens are

@@ -184,39 +184,58 @@ TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[m
   CHECK(!fs::exists(w.path("model/phi.npy")));
 }
 
-// The phased estimator's word phase needs every token of a word in one process: refused with a
-// count combiner, by name, before any file is written. Eight documents of 400 tokens make the
-// default collapsed's first sweeps phased's (lda::default_phased_sweeps), so the default is
-// refused the same way; --phased-sweeps 0 runs.
+// The phased estimator's word phase needs every token of a word, which the ranks' shards split:
+// each rank runs its own words on every token's topics summed over the ranks (phased_unit.cpp).
+// 200 documents of 400 tokens over 3 ranks' shards make the default collapsed's first sweeps
+// phased's (lda::default_phased_sweeps); --phased-sweeps 2 of 4 iterations switches to
+// collapsed's sweep under the ranks: the bytes of one rank each time.
 TEST_CASE(
     "mpi: the phased estimator, and collapsed's phased sweeps given or the default for long "
-    "documents, are refused; without them the run goes on",
+    "documents, under -np 2 and -np 3 write the bytes of -np 1",
     "[mpi][cli]") {
   workspace w;
   {
     std::ofstream f(w.path("docword.long.txt"));
-    f << "8\n3\n16\n";
-    for (int m = 1; m <= 8; ++m) f << m << " " << 1 + m % 2 << " 150\n" << m << " 3 250\n";
+    f << "200\n50\n600\n";
+    // Words m, m + 17, m + 33 (mod 50) with 150, 130 and 120 tokens, in word order (UCI).
+    for (int m = 1; m <= 200; ++m)
+      for (int w = 1; w <= 50; ++w) {
+        const int shift = (w - 1 - m % 50 + 50) % 50;
+        if (shift == 0 || shift == 17 || shift == 33)
+          f << m << " " << w << " " << (shift == 0 ? 150 : shift == 17 ? 130 : 120) << "\n";
+      }
   }
-  const std::vector<std::string> base{
-      "train",        "--corpus", "docword.long.txt", "--topics", "2",
-      "--iterations", "2",        "--quiet",          "--out",    "model"};
-  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
-           {"--estimator", "phased"}, {"--phased-sweeps", "1"}, {}}) {
-    std::vector<std::string> args = base;
-    args.insert(args.end(), extra.begin(), extra.end());
-    INFO((extra.empty() ? std::string("the default") : extra[0] + " " + extra[1]));
-    const auto r = mpi_run(w, 2, args);
-    CHECK(r.o.exit_code == 1);
-    CHECK_THAT(r.o.err, Catch::Contains("runs in one process"));
-    CHECK(!fs::exists(w.path("model/phi.npy")));
+  const auto how = GENERATE(
+      values<std::vector<std::string>>({{"--estimator", "phased"}, {"--phased-sweeps", "2"}, {}}));
+  CAPTURE(how);
+  const auto run = [&](const std::string& out) {
+    std::vector<std::string> args{
+        "train",        "--corpus", "docword.long.txt", "--topics", "4", "--iterations", "4",
+        "--eval-every", "2",        "--quiet",          "--out",    out};
+    args.insert(args.end(), how.begin(), how.end());
+    return args;
+  };
+  const auto one = mpi_run(w, 1, run("p1"));
+  INFO(one.o.err);
+  REQUIRE(one.o.exit_code == 0);
+  const std::string recorded = how.empty()               ? "\"phased_sweeps\": 50"
+                               : how[0] == "--estimator" ? "\"estimator\": \"phased\""
+                                                         : "\"phased_sweeps\": 2";
+  CHECK_THAT(slurp(w.path("p1/model.json")), Catch::Contains(recorded));
+  for (int ranks : {2, 3}) {
+    CAPTURE(ranks);
+    const std::string out = "p" + std::to_string(ranks);
+    const auto r = mpi_run(w, ranks, run(out));
+    INFO(r.o.err);
+    REQUIRE(r.o.exit_code == 0);
+    CHECK(r.o.out == one.o.out);
+    for (const char* f : model_files) {
+      CAPTURE(f);
+      const std::string expected = slurp(w.path("p1/") + f);
+      CHECK(!expected.empty());
+      CHECK(slurp(w.path(out + "/") + f) == expected);
+    }
   }
-  std::vector<std::string> args = base;
-  args.insert(args.end(), {"--phased-sweeps", "0"});
-  const auto r = mpi_run(w, 2, args);
-  INFO(r.o.err);
-  CHECK(r.o.exit_code == 0);
-  CHECK(fs::exists(w.path("model/phi.npy")));
 }
 
 TEST_CASE("mpi: a failure on rank 0 alone ends the ranks waiting for it", "[mpi][cli]") {

@@ -1,16 +1,22 @@
 // What distributed training relies on, checked in one process: shards tile the corpus,
-// a slice drawn with draw_options.first_token gets the whole corpus's z, and per-shard
-// partial sums concatenated in shard order give the whole corpus's totals bit for bit.
+// a slice drawn with draw_options.first_token gets the whole corpus's z, per-shard
+// partial sums concatenated in shard order give the whole corpus's totals bit for bit, and
+// shards whose counts a sum between threads combines draw the whole corpus's z.
 #include <catch2/catch.hpp>
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/lda/chain.hpp"
 #include "butterfly/lda/evaluation.hpp"
+#include "butterfly/lda/sampler.hpp"
 #include "synthetic.hpp"
 
 namespace lda = butterfly::lda;
@@ -33,6 +39,64 @@ lda::document_set uneven_corpus(std::int64_t M, std::int64_t V, std::uint64_t se
     d.doc_offsets.push_back(static_cast<std::int64_t>(d.words.size()));
   }
   return d;
+}
+
+// A count combiner for `parties` threads, as MPI_Allreduce is for ranks: each call waits until
+// every party has made it, then every party's buffer holds the element-wise sum.
+class thread_sum {
+ public:
+  explicit thread_sum(int parties) : parties_(parties) {}
+  void operator()(std::int32_t* data, std::size_t n) {
+    std::unique_lock<std::mutex> lock(m_);
+    const std::uint64_t round = round_;
+    if (arrived_ == 0) sum_.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) sum_[i] += data[i];
+    if (++arrived_ == parties_) {
+      arrived_ = 0;
+      ++round_;
+      result_ = sum_;      // kept until every party of this round has taken it: the next round
+      done_.notify_all();  // ends only when this one's parties call again
+    } else {
+      done_.wait(lock, [&] { return round_ != round; });
+    }
+    std::copy(result_.begin(), result_.end(), data);
+  }
+
+ private:
+  int parties_, arrived_ = 0;
+  std::uint64_t round_ = 0;
+  std::vector<std::int32_t> sum_, result_;
+  std::mutex m_;
+  std::condition_variable done_;
+};
+
+// z after `iterations` of `parts` shards on the reference backend (host memory), one thread
+// each, their counts summed by thread_sum; the shards' z concatenated in shard order.
+std::vector<std::int32_t> sharded_z(lda::documents docs, const lda::hyperparameters& h,
+                                    const lda::sampler_options& how, int parts, int iterations) {
+  thread_sum sum(parts);
+  const lda::count_combiner combine = [&](std::int32_t* c, std::size_t n) { sum(c, n); };
+  std::vector<std::vector<std::int32_t>> z(static_cast<std::size_t>(parts));
+  std::vector<std::exception_ptr> failed(z.size());
+  std::vector<std::thread> threads;
+  for (int p = 0; p < parts; ++p)
+    threads.emplace_back([&, p] {
+      try {
+        const lda::chain c(docs, h, 5, how, lda::shard_of(docs, parts, p), combine);
+        lda::sampler s(c, butterfly::detail::reference_executor());
+        for (int i = 0; i < iterations; ++i) s.iterate();
+        z[static_cast<std::size_t>(p)] = s.current_z();
+      } catch (...) {
+        failed[static_cast<std::size_t>(p)] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<std::int32_t> all;
+  for (std::size_t p = 0; p < z.size(); ++p) {
+    if (failed[p]) std::rethrow_exception(failed[p]);
+    all.insert(all.end(), z[p].begin(), z[p].end());
+  }
+  return all;
 }
 
 }  // namespace
@@ -158,4 +222,54 @@ TEST_CASE("mpi-shard: the chain refuses a shard that does not fit the corpus", "
   s.first_token = d.doc_offsets[s.first_doc];
   CHECK_THROWS_WITH(lda::chain(d.view(), h, 1, {algorithm::basic}, s, {}),
                     Catch::Contains("does not fit"));
+}
+
+// The phased sweeps' word phase needs every token of a word, which the shards split: each
+// process runs its own words on every token's z and proposals summed over the processes
+// (phased_unit.cpp), so 2 and 3 shards draw one process's z, through the switch to collapsed's
+// sweep too. Documents of uneven length (0-60 tokens), so the shards' words differ in size.
+TEST_CASE(
+    "mpi-shard: phased and collapsed's phased sweeps over 2 and 3 shards draw one process's z",
+    "[mpi][shard]") {
+  const auto d = uneven_corpus(300, 70, 12);
+  const lda::documents docs = d.view();
+  const lda::hyperparameters h{6, 0.2, 0.05};
+  lda::sampler_options how;
+  how.estimator = GENERATE(lda::estimator::phased, lda::estimator::collapsed);
+  how.phased_sweeps = how.estimator == lda::estimator::collapsed ? 2 : 0;
+  how.iterations = 4;
+  CAPTURE(lda::estimator_name(how.estimator));
+  const lda::chain whole(docs, h, 5, how);
+  lda::sampler one(whole, butterfly::detail::reference_executor());
+  for (std::uint32_t i = 0; i < how.iterations; ++i) one.iterate();
+  const std::vector<std::int32_t> expected = one.current_z();
+  for (int parts : {2, 3}) {
+    CAPTURE(parts);
+    CHECK(sharded_z(docs, h, how, parts, static_cast<int>(how.iterations)) == expected);
+  }
+}
+
+// The phased sweeps of several processes sum every token's topics on the host: on a backend
+// whose state is in device memory a chain with a count combiner is refused by name, on the
+// host it runs (one process's combiner, which adds nothing).
+TEST_CASE(
+    "mpi-shard: the phased sweeps with a count combiner run on host memory, refused on a "
+    "device's",
+    "[mpi][shard]") {
+  const auto d = uneven_corpus(100, 30, 13);
+  lda::sampler_options how;
+  how.estimator = lda::estimator::phased;
+  const lda::chain c(d.view(), {4, 0.2, 0.05}, 5, how, lda::whole(d.view()),
+                     [](std::int32_t*, std::size_t) {});
+  const butterfly::detail::executor& b = butterfly::detail::configured_executor();
+  if (b.kernel_memory() == butterfly::detail::memory::device) {
+    CHECK_THROWS_WITH(lda::sampler(c, b), Catch::Contains("run in host memory"));
+  } else {
+    lda::sampler s(c, b);
+    s.iterate();
+    const lda::chain alone(d.view(), {4, 0.2, 0.05}, 5, how);
+    lda::sampler t(alone, b);
+    t.iterate();
+    CHECK(s.current_z() == t.current_z());
+  }
 }

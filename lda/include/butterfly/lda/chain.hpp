@@ -61,7 +61,9 @@ void check(const hyperparameters& h);
 //           their words, against the document's counts), every count an element reads built
 //           in its own scratch: O(1) per token, and its reads of the corpus in runs. The held
 //           side is the other phase's counts (collapsed holds the word counts for a sweep).
-//           Its model is made from z, as collapsed's. One process only (no count combiner).
+//           Its model is made from z, as collapsed's. With a count combiner each process
+//           runs the word phase of its own words on every token's topics, which the
+//           combiner sums (phased_unit.cpp): host memory only.
 enum class estimator { sample, mean, collapsed, mh, hybrid, phased };
 // "sample", "mean", "collapsed", "mh", "hybrid", "phased"; std::invalid_argument naming the
 // value otherwise.
@@ -119,8 +121,8 @@ struct sampler_options {
   // sweep: a schedule of two exact sweeps of the same chain, so the chain keeps its stationary
   // distribution. Why: phased's sweep costs O(1) per token from the start, where collapsed's
   // first sweeps cost per token with a long document's hundreds of starting topics; collapsed's
-  // sweeps settle lower once the documents' topics are few (default_phased_sweeps). One
-  // process only, as phased.
+  // sweeps settle lower once the documents' topics are few (default_phased_sweeps). With a
+  // count combiner as phased.
   std::uint32_t phased_sweeps = 0;
   // estimator::collapsed: documents of at least this many tokens are swept by a subgroup, its
   // lanes over the document's topics (steps::collapsed_long_documents, lda/collapsed_lanes.hpp),
@@ -193,9 +195,8 @@ inline constexpr std::int64_t few_documents_per_topic = 4;
 // slow to leave: nips17 at K = 10,000 (0.2 per topic) 1,239.4 after 150 iterations (41.3 s)
 // against collapsed alone's 1,217.8 after 60 (30.0 s). On short documents (ap, 20news,
 // wiki-lead: 51-243 tokens) collapsed's first sweeps are cheap and it reaches WarpLDA's final
-// in 0.27-0.66x its time; there the default stays 0, which keeps the default runnable under
-// MPI (phased sweeps run in one process). The length threshold sits between the two kinds
-// measured (243 and 1,321), below the 561 tokens of the Wikipedia articles with which
+// in 0.27-0.66x its time; there the default stays 0. The length threshold sits between the
+// two kinds measured (243 and 1,321), below the 561 tokens of the Wikipedia articles with which
 // collapsed was measured behind WarpLDA for the first 50 s. A number of sweeps, not a share of
 // the run: z at iteration i is the same for a run of any length.
 inline constexpr std::uint32_t phased_from_length = 400;
@@ -263,8 +264,10 @@ shard shard_of(const documents& docs, int parts, int part);
 inline shard whole(const documents& docs) { return shard_of(docs, 1, 0); }
 
 // Sums the word-topic counts of every process in place (V x K int32), so that each holds
-// the counts of the whole corpus: an MPI_Allreduce in a distributed run. Integer sums do not
-// depend on the order, which keeps phi bit-identical for any number of processes.
+// the counts of the whole corpus: an MPI_Allreduce in a distributed run. The phased sweeps
+// also sum every token's topics through it (one process writes each, the others zeros).
+// Integer sums do not depend on the order, which keeps phi bit-identical for any number of
+// processes.
 using count_combiner = std::function<void(std::int32_t* counts, std::size_t n)>;
 
 struct state {
