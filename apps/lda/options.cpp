@@ -171,7 +171,10 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                          std::to_string(lda::long_document_phased_sweeps) +
                          " where the training documents average at least " +
                          std::to_string(lda::phased_from_length) +
-                         " tokens and number at least --topics, else 0")
+                         " tokens and number at least --topics, " +
+                         std::to_string(lda::short_document_phased_sweeps) +
+                         " where shorter and at least " +
+                         std::to_string(lda::short_phased_per_topic) + " per topic, else 0")
           ->type_name("N")
           ->check(CLI::Range(0u, 1u << 24));
   CLI::Option* subgroups =

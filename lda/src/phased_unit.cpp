@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <vector>
 
 #include "collapsed_unit.hpp"
@@ -17,39 +16,50 @@
 namespace butterfly::lda {
 namespace {
 
-// The word phase of a process with a count combiner (host memory): the whole corpus's tokens
-// grouped by word, as one process groups them (chain::index), and this process's words: those
-// whose first place in that grouping falls in its shard's tokens [first_token, end_token), so
-// that the shards' words tile the vocabulary with about their share of the tokens each. Every
-// sweep the processes sum their shards' z and proposals into `topics` (zero elsewhere), run the
-// word phase of their own words on it, zero every other word's tokens and sum again: each then
-// holds every token's topic and proposal as one process's word phase leaves them, the same
-// bits. Two sums of 8 bytes per token of the corpus, where collapsed's count sums 4 V K bytes.
-// Its memory, 16 bytes per token of the corpus on every process, is held for the phased sweeps
-// only (each process already reads the whole corpus, 4 bytes a token).
+// The word phase of a process with a count combiner: the whole corpus's tokens grouped by
+// word, as one process groups them (chain::index), and this process's words: those whose first
+// place in that grouping falls in its shard's tokens [first_token, end_token), so that the
+// shards' words tile the vocabulary with about their share of the tokens each. Every sweep the
+// processes sum their shards' z and proposals into `topics` (zero elsewhere), run the word phase
+// of their own words on it, zero every other word's tokens and sum again: each then holds every
+// token's topic and proposal as one process's word phase leaves them, the same bits. Two sums of
+// 8 bytes per token of the corpus, where collapsed's count sums 4 V K bytes; on device memory
+// `topics` goes through the host for each (the combiner sums host memory). Its memory, 16 bytes
+// per token of the corpus on every process, is held for the phased sweeps only (each process
+// already reads the whole corpus, 4 bytes a token).
 struct spread_words {
-  explicit spread_words(const chain& c) : tokens(size_of(c.docs().num_tokens())) {
-    const documents& d = c.docs();
-    const std::int64_t V = d.vocab_size, N = d.num_tokens();
-    offsets.assign(size_of(V + 1), 0);
-    for (const std::int32_t w : d.words) ++offsets[size_of(w) + 1];
-    for (std::int64_t w = 0; w < V; ++w) offsets[size_of(w + 1)] += offsets[size_of(w)];
+  spread_words(const chain& c, const detail::executor& b)
+      : offsets(word_list_places(c)),
+        tokens(grouped(c, offsets)),
+        first_word(first_at(c.part().first_token)),
+        end_word(c.part().end_token == c.docs().num_tokens() ? c.docs().vocab_size
+                                                             : first_at(c.part().end_token)),
+        kernel_offsets(b, offsets.data(), offsets.size()),
+        kernel_tokens(b, tokens.data(), tokens.size()),
+        topics(b, 2 * tokens.size()),
+        word_z(b, tokens.size()) {}
+
+  // The corpus's token numbers grouped by word, in corpus order within a word.
+  static std::vector<std::uint32_t> grouped(const chain& c,
+                                            const std::vector<std::int64_t>& offsets) {
+    std::vector<std::uint32_t> out(size_of(c.docs().num_tokens()));
     std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::int64_t t = 0; t < N; ++t)
-      tokens[size_of(next[size_of(d.words[size_of(t)])]++)] = static_cast<std::uint32_t>(t);
-    const auto first_at = [&](std::int64_t place) {
-      return std::lower_bound(offsets.begin(), offsets.end() - 1, place) - offsets.begin();
-    };
-    first_word = first_at(c.part().first_token);
-    end_word = c.part().end_token == N ? V : first_at(c.part().end_token);
-    topics.resize(size_of(2 * N));
-    word_z.resize(size_of(N));
+    for (std::size_t t = 0; t < out.size(); ++t)
+      out[size_of(next[size_of(c.docs().words[t])]++)] = static_cast<std::uint32_t>(t);
+    return out;
   }
-  std::vector<std::int64_t> offsets;  // V + 1, over the whole corpus
-  std::vector<std::uint32_t> tokens;  // the corpus's tokens grouped by word
-  std::int64_t first_word, end_word;  // this process's words
-  std::vector<std::int32_t> topics;   // every token's z, then every token's proposal
-  std::vector<std::int32_t> word_z;   // the word phase's topics, by word
+  // The first word whose place in the grouping is at or after `place`.
+  std::int64_t first_at(std::int64_t place) const {
+    return std::lower_bound(offsets.begin(), offsets.end() - 1, place) - offsets.begin();
+  }
+
+  std::vector<std::int64_t> offsets;                  // V + 1, over the whole corpus (on the host)
+  std::vector<std::uint32_t> tokens;                  // the corpus's tokens grouped by word
+  std::int64_t first_word, end_word;                  // this process's words
+  detail::mirror<const std::int64_t> kernel_offsets;  // the two, where the kernels read them
+  detail::mirror<const std::uint32_t> kernel_tokens;
+  state_array<std::int32_t> topics;  // every token's z, then every token's proposal
+  state_array<std::int32_t> word_z;  // the word phase's topics, by word
 };
 
 // What the phases hold between their steps.
@@ -60,7 +70,7 @@ struct phase_scratch {
         moved(b, counts.size()),
         word_z(b, c.combiner() ? 0 : tokens),
         proposals(b, tokens) {
-    if (c.combiner()) spread.emplace(c);
+    if (c.combiner()) spread.emplace(c, b);
   }
   state_array<std::int32_t> counts, moved;  // K per slot: the element's counts, its moves
   state_array<std::int32_t> word_z;         // the word phase's topics, by word (one process)
@@ -78,10 +88,6 @@ class phased_unit final : public collapsed_unit {
         batch_(sweep_slots(executor(), std::int64_t{a_.K} * 2 * 4,
                            std::max<std::int64_t>(c_.docs().vocab_size, c_.part().num_docs()))) {
     if (a_.iteration >= last_phased_) return;  // resumed past the phases
-    if (c_.combiner() && executor().kernel_memory() != detail::memory::host)
-      throw std::invalid_argument(
-          "lda::sampler: the phased sweeps with a count combiner (MPI) run in host memory; this "
-          "backend's state is in device memory: use collapsed without phased sweeps there");
     scratch_.emplace(c_, executor(), batch_, a_.K, a_.host.z.size());
     // The steps keep their rows zero between elements; device memory comes uninitialized.
     run(steps::zero_entries<std::int32_t>{scratch_->counts.data()},
@@ -150,35 +156,37 @@ class phased_unit final : public collapsed_unit {
   void word_phase_spread(steps::word_phase words, spread_words& s) {
     const std::int64_t N = c_.docs().num_tokens(), first = c_.part().first_token,
                        n = c_.part().num_tokens();
-    std::int32_t* const topics = s.topics.data();
+    const detail::executor& b = executor();
     std::int32_t* const z = a_.z.data();
     std::int32_t* const proposals = scratch_->proposals.data();
-    const auto sum_shards = [&] {
-      c_.combiner()(topics, size_of(2 * N));
-      std::copy(topics + first, topics + first + n, z);
-      std::copy(topics + N + first, topics + N + first + n, proposals);
-    };
-    std::fill(s.topics.begin(), s.topics.end(), 0);
-    std::copy(z, z + n, topics + first);
-    std::copy(proposals, proposals + n, topics + N + first);
-    sum_shards();
-    words.token_offsets = s.offsets.data();
-    words.tokens = s.tokens.data();
-    words.z = topics;
-    words.proposals = topics + N;
+    const std::size_t shard_bytes = size_of(n) * sizeof(std::int32_t);
+    s.topics.update_on_host([&](std::int32_t* t, std::size_t) {
+      std::fill(t, t + 2 * N, 0);
+      b.copy_to_host(t + first, z, shard_bytes);
+      b.copy_to_host(t + N + first, proposals, shard_bytes);
+      c_.combiner()(t, size_of(2 * N));
+    });
+    words.token_offsets = s.kernel_offsets.data();
+    words.tokens = s.kernel_tokens.data();
+    words.z = s.topics.data();
+    words.proposals = s.topics.data() + N;
     words.word_z = s.word_z.data();
     for (words.first_word = s.first_word; words.first_word < s.end_word; words.first_word += batch_)
       run(words, std::min(batch_, s.end_word - words.first_word));
-    const auto others = [&](std::int64_t from, std::int64_t to) {
-      for (std::int64_t j = from; j < to; ++j)
-        topics[s.tokens[size_of(j)]] = topics[N + s.tokens[size_of(j)]] = 0;
-    };
-    others(0, s.offsets[size_of(s.first_word)]);
-    others(s.offsets[size_of(s.end_word)], N);
-    sum_shards();
-    std::int64_t* const n_k = totals();
-    std::fill(n_k, n_k + a_.K, 0);
-    for (std::int64_t t = 0; t < N; ++t) ++n_k[topics[t]];
+    std::vector<std::int64_t> n_k(size_of(a_.K), 0);
+    s.topics.update_on_host([&](std::int32_t* t, std::size_t) {
+      const auto others = [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t j = from; j < to; ++j)
+          t[s.tokens[size_of(j)]] = t[N + s.tokens[size_of(j)]] = 0;
+      };
+      others(0, s.offsets[size_of(s.first_word)]);
+      others(s.offsets[size_of(s.end_word)], N);
+      c_.combiner()(t, size_of(2 * N));
+      b.copy_to_device(z, t + first, shard_bytes);
+      b.copy_to_device(proposals, t + N + first, shard_bytes);
+      for (std::int64_t j = 0; j < N; ++j) ++n_k[size_of(t[j])];
+    });
+    b.copy_to_device(totals(), n_k.data(), n_k.size() * sizeof(std::int64_t));
     moved(0, c_.part().num_docs());
   }
 

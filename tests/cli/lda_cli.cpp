@@ -388,13 +388,18 @@ TEST_CASE("cli: --phased-sweeps survives kill and resume across the switch to co
   REQUIRE(run(ws.dir, small_run(ws, "straight", how)).exit_code == 0);
   check_resumed_as(ws, "straight", how, 3);
   // Another chain than collapsed's own sweeps.
-  REQUIRE(run(ws.dir, small_run(ws, "none", {"--estimator", "collapsed", "--sweep-blocks", "2"}))
+  REQUIRE(run(ws.dir, small_run(ws, "none",
+                                {"--estimator", "collapsed", "--sweep-blocks", "2",
+                                 "--phased-sweeps", "0"}))
               .exit_code == 0);
   CHECK(slurp(ws.path("none/phi.npy")) != slurp(ws.path("straight/phi.npy")));
   const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
   CHECK(model.at("estimator") == "collapsed");
   CHECK(model.at("phased_sweeps") == 5);
   CHECK(nlohmann::json::parse(slurp(ws.path("none/model.json"))).at("phased_sweeps") == 0);
+  // Short documents, at least one per topic: the default takes 10 (lda::default_phased_sweeps).
+  REQUIRE(run(ws.dir, small_run(ws, "default", {})).exit_code == 0);
+  CHECK(nlohmann::json::parse(slurp(ws.path("default/model.json"))).at("phased_sweeps") == 10);
 }
 
 // The default sweep blocks follow the training documents per topic (lda::default_sweep_blocks):

@@ -63,7 +63,7 @@ void check(const hyperparameters& h);
 //           side is the other phase's counts (collapsed holds the word counts for a sweep).
 //           Its model is made from z, as collapsed's. With a count combiner each process
 //           runs the word phase of its own words on every token's topics, which the
-//           combiner sums (phased_unit.cpp): host memory only.
+//           combiner sums (phased_unit.cpp).
 enum class estimator { sample, mean, collapsed, mh, hybrid, phased };
 // "sample", "mean", "collapsed", "mh", "hybrid", "phased"; std::invalid_argument naming the
 // value otherwise.
@@ -182,25 +182,30 @@ inline constexpr std::int64_t few_documents_per_topic = 4;
 // The sampler_options::phased_sweeps of butterfly-lda train and butterfly.LDA for collapsed,
 // unless given, on a training corpus of num_docs documents, num_tokens tokens and K =
 // num_topics: 50 where the documents average at least phased_from_length tokens (long
-// documents) and number at least K, else 0. Why (2 threads, against WarpLDA the same hour,
-// bench/RESULTS.md): a long document starts with hundreds of topics and collapsed's first
-// sweeps pay per token for them, so on nips17 (1,321 tokens per document) collapsed alone is
-// above WarpLDA's curve for the first 6-9 s; phased's sweeps cost O(1) per token from the start
-// but settle higher (nips17 K = 1000: 1,181.9 after 800 of them, collapsed 1,149.5 after 300).
-// With 50 phased sweeps first, nips17 is below WarpLDA's curve at every time measured from
-// 1.9 s at K = 1000 (2.2 documents per topic) and 1.0 s at K = 240 (9.3), reaches WarpLDA's
-// final as soon as collapsed alone at K = 1000 (0.64x its time, collapsed 0.70x; 25 and 100
-// sweeps 0.60x and 0.62x), and at K = 240 ends 3.7 % below phased alone after 400 iterations.
-// With fewer documents than topics the phases leave the chain where collapsed's sweeps are
-// slow to leave: nips17 at K = 10,000 (0.2 per topic) 1,239.4 after 150 iterations (41.3 s)
-// against collapsed alone's 1,217.8 after 60 (30.0 s). On short documents (ap, 20news,
-// wiki-lead: 51-243 tokens) collapsed's first sweeps are cheap and it reaches WarpLDA's final
-// in 0.27-0.66x its time; there the default stays 0. The length threshold sits between the
-// two kinds measured (243 and 1,321), below the 561 tokens of the Wikipedia articles with which
-// collapsed was measured behind WarpLDA for the first 50 s. A number of sweeps, not a share of
-// the run: z at iteration i is the same for a run of any length.
+// documents) and number at least K; 10 where they are shorter and number at least
+// short_phased_per_topic K; else 0. Why (2
+// threads, against WarpLDA the same hour, bench/RESULTS.md): collapsed's first sweeps pay per
+// token for the topics a document and a word start with, where phased's cost O(1) per token
+// from the start but settle higher (nips17 K = 1000: 1,181.9 after 800 of them, collapsed
+// 1,149.5 after 300). A long document starts with hundreds of topics: with 50 phased sweeps
+// first nips17 is below WarpLDA's curve at every time measured from 1.9 s at K = 1000 (2.2
+// documents per topic; collapsed alone above it for 6-9 s) and reaches WarpLDA's final at 0.64x
+// its time (collapsed 0.70x; 25 and 100 sweeps 0.60x and 0.62x). On short documents (ap, 20news,
+// wiki-lead: 51-243 tokens) 10 are enough: wiki-lead K = 1000 below WarpLDA's curve from 2.3 s
+// (collapsed alone above it at 4.7-6.2 s, 25 and 50 sweeps end 0.6 % and 1.1 % higher after 200
+// iterations), and on all of them at K = 240 and 1000 below it from the first point, finals
+// within -1.0 % to +0.3 % of collapsed alone's. With few documents per topic the phases leave
+// the chain where collapsed's sweeps are slow to leave: nips17 at K = 10,000 (0.2 per topic, 50
+// sweeps) 1,239.4 after 150 iterations (41.3 s) against collapsed alone's 1,217.8 after 60
+// (30.0 s); 20news at K = 10,000 (1.7 per topic, 10 sweeps) 1,180.7 after 60 against 1,169.4,
+// where ap at K = 1000 (2.0 per topic) gains from them. The thresholds sit between the values
+// measured: length between 243 and 1,321 tokens, short documents per topic between 1.7 and 2.0.
+// A number of sweeps, not a share of the run: z at iteration i is the same for a run of any
+// length.
 inline constexpr std::uint32_t phased_from_length = 400;
 inline constexpr std::uint32_t long_document_phased_sweeps = 50;
+inline constexpr std::uint32_t short_document_phased_sweeps = 10;
+inline constexpr std::int64_t short_phased_per_topic = 2;
 std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
