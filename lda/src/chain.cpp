@@ -10,6 +10,7 @@
 #include "butterfly/detail/checks.hpp"
 #include "butterfly/lda/run_steps.hpp"
 #include "butterfly/lda/sampler.hpp"
+#include "tokens_by_word.hpp"
 
 namespace butterfly::lda {
 
@@ -187,10 +188,7 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
     ++x.word_offsets[static_cast<std::size_t>(w) + 1];
   }
   for (std::int64_t w = 0; w < V; ++w) x.word_offsets[w + 1] += x.word_offsets[w];
-  x.word_tokens.resize(static_cast<std::size_t>(N));
-  std::vector<std::int64_t> next(x.word_offsets.begin(), x.word_offsets.end() - 1);
-  for (std::int64_t t = 0; t < N; ++t)
-    x.word_tokens[next[x.words[t]]++] = static_cast<std::uint32_t>(t);
+  x.word_tokens = tokens_by_word(x.words, x.word_offsets);
 }
 
 state chain::initial_state() const { return sampler(*this).take(); }

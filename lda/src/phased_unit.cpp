@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collapsed_unit.hpp"
+#include "tokens_by_word.hpp"
 
 namespace butterfly::lda {
 namespace {
@@ -24,30 +25,20 @@ namespace {
 // of their own words on it, zero every other word's tokens and sum again: each then holds every
 // token's topic and proposal as one process's word phase leaves them, the same bits. Two sums of
 // 8 bytes per token of the corpus, where collapsed's count sums 4 V K bytes; on device memory
-// `topics` goes through the host for each (the combiner sums host memory). Its memory, 16 bytes
-// per token of the corpus on every process, is held for the phased sweeps only (each process
-// already reads the whole corpus, 4 bytes a token).
+// `topics` goes through the host for each (the combiner sums host memory). Its memory with the
+// word phase's word_z (phase_scratch), 16 bytes per token of the corpus on every process, is held
+// for the phased sweeps only (each process already reads the whole corpus, 4 bytes a token).
 struct spread_words {
+  // end_word: the last shard's first_at(end_token) leaves out only words without tokens.
   spread_words(const chain& c, const detail::executor& b)
       : offsets(word_list_places(c)),
-        tokens(grouped(c, offsets)),
+        tokens(tokens_by_word(c.docs().words, offsets)),
         first_word(first_at(c.part().first_token)),
-        end_word(c.part().end_token == c.docs().num_tokens() ? c.docs().vocab_size
-                                                             : first_at(c.part().end_token)),
+        end_word(first_at(c.part().end_token)),
         kernel_offsets(b, offsets.data(), offsets.size()),
         kernel_tokens(b, tokens.data(), tokens.size()),
-        topics(b, 2 * tokens.size()),
-        word_z(b, tokens.size()) {}
+        topics(b, 2 * tokens.size()) {}
 
-  // The corpus's token numbers grouped by word, in corpus order within a word.
-  static std::vector<std::uint32_t> grouped(const chain& c,
-                                            const std::vector<std::int64_t>& offsets) {
-    std::vector<std::uint32_t> out(size_of(c.docs().num_tokens()));
-    std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::size_t t = 0; t < out.size(); ++t)
-      out[size_of(next[size_of(c.docs().words[t])]++)] = static_cast<std::uint32_t>(t);
-    return out;
-  }
   // The first word whose place in the grouping is at or after `place`.
   std::int64_t first_at(std::int64_t place) const {
     return std::lower_bound(offsets.begin(), offsets.end() - 1, place) - offsets.begin();
@@ -59,7 +50,6 @@ struct spread_words {
   detail::mirror<const std::int64_t> kernel_offsets;  // the two, where the kernels read them
   detail::mirror<const std::uint32_t> kernel_tokens;
   state_array<std::int32_t> topics;  // every token's z, then every token's proposal
-  state_array<std::int32_t> word_z;  // the word phase's topics, by word
 };
 
 // What the phases hold between their steps.
@@ -68,12 +58,12 @@ struct phase_scratch {
                 std::size_t tokens)
       : counts(b, size_of(slots * K)),
         moved(b, counts.size()),
-        word_z(b, c.combiner() ? 0 : tokens),
+        word_z(b, size_of(c.docs().num_tokens())),
         proposals(b, tokens) {
     if (c.combiner()) spread.emplace(c, b);
   }
   state_array<std::int32_t> counts, moved;  // K per slot: the element's counts, its moves
-  state_array<std::int32_t> word_z;         // the word phase's topics, by word (one process)
+  state_array<std::int32_t> word_z;         // the word phase's topics, by word: the corpus's
   state_array<std::int32_t> proposals;      // one per token (steps::document_proposals)
   std::optional<spread_words> spread;       // with a count combiner
 };
@@ -170,7 +160,6 @@ class phased_unit final : public collapsed_unit {
     words.tokens = s.kernel_tokens.data();
     words.z = s.topics.data();
     words.proposals = s.topics.data() + N;
-    words.word_z = s.word_z.data();
     for (words.first_word = s.first_word; words.first_word < s.end_word; words.first_word += batch_)
       run(words, std::min(batch_, s.end_word - words.first_word));
     std::vector<std::int64_t> n_k(size_of(a_.K), 0);

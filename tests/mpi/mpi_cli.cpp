@@ -72,6 +72,16 @@ std::vector<std::string> checkpointed_run(const std::string& iterations,
 const char* const model_files[] = {"phi.npy", "theta.npy", "metrics.jsonl", "topics.txt",
                                    "model.json"};
 
+// Each of model_files in w's folder `out` is the non-empty file of folder `expected`.
+void check_same_model(const workspace& w, const std::string& expected, const std::string& out) {
+  for (const char* f : model_files) {
+    CAPTURE(f);
+    const std::string want = slurp(w.path(expected + "/") + f);
+    CHECK(!want.empty());
+    CHECK(slurp(w.path(out + "/") + f) == want);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]") {
@@ -85,12 +95,7 @@ TEST_CASE("mpi: mpiexec -np 2 and -np 3 write the bytes of -np 1", "[mpi][cli]")
     INFO(r.o.err);
     REQUIRE(r.o.exit_code == 0);
     CHECK(r.o.out == one.o.out);  // topics and final log-likelihood printed once, by rank 0
-    for (const char* f : model_files) {
-      CAPTURE(f);
-      const std::string expected = slurp(w.path("np1/") + f);
-      CHECK(!expected.empty());
-      CHECK(slurp(w.path(out + "/") + f) == expected);
-    }
+    check_same_model(w, "np1", out);
   }
 }
 
@@ -117,12 +122,7 @@ TEST_CASE(
   INFO(two.o.err);
   REQUIRE(two.o.exit_code == 0);
   CHECK(two.o.out == one.o.out);
-  for (const char* f : model_files) {
-    CAPTURE(f);
-    const std::string expected = slurp(w.path("c1/") + f);
-    CHECK(!expected.empty());
-    CHECK(slurp(w.path(std::string("c2/")) + f) == expected);
-  }
+  check_same_model(w, "c1", "c2");
 }
 
 TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-identical",
@@ -229,12 +229,7 @@ TEST_CASE(
     INFO(r.o.err);
     REQUIRE(r.o.exit_code == 0);
     CHECK(r.o.out == one.o.out);
-    for (const char* f : model_files) {
-      CAPTURE(f);
-      const std::string expected = slurp(w.path("p1/") + f);
-      CHECK(!expected.empty());
-      CHECK(slurp(w.path(out + "/") + f) == expected);
-    }
+    check_same_model(w, "p1", out);
   }
 }
 
