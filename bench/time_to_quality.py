@@ -5,8 +5,10 @@ For every corpus x K x estimator x iteration count, trains butterfly-lda once in
 process (alpha = 50/K, beta = 0.01, --threads via OMP_NUM_THREADS), timed wall-clock from
 start to exit (start-up, reading the corpus and writing the model included, as the peers
 were timed; each run after a sync, so that no earlier run's files are still being written
-back), with the child's peak RSS (os.wait4's ru_maxrss); scores each phi.npy with
-../shared/eval/heldout.py (the evaluator the peers were scored with).
+back), with the child's peak RSS (os.wait4's ru_maxrss); scores each model's phi with
+../shared/eval/heldout.py (the evaluator the peers were scored with): its phi.npy, or the phi
+its word-topic-counts.txt gives (model.json's formula, made after the timed run, as the
+peers' models were converted after theirs).
 
     bench/time_to_quality.py --build build-bench-openmp [--corpus ap,20news,wiki-lead]
         [--topics 240,1000] [--threads 2] [--estimators collapsed,mean]
@@ -50,6 +52,7 @@ The build must be a Release build of a threaded backend (openmp, or kokkos on Op
 import argparse
 import concurrent.futures
 import gzip
+import json
 import math
 import os
 import shutil
@@ -59,6 +62,8 @@ import sys
 import tempfile
 import time
 from datetime import datetime, timezone
+
+import numpy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BETA = "0.01"
@@ -202,6 +207,29 @@ def train(binary, corpus, k, estimator, iterations, threads, width, out):
             err.seek(0)
             sys.exit(f"{' '.join(cmd)}: exit {p.returncode}\n{err.read()}")
     return wall, usage.ru_maxrss  # Linux: KiB
+
+
+def phi_of(model):
+    """The model's phi (V x K float32 .npy): phi.npy, or made from word-topic-counts.txt
+    without a dense float64 copy (2.2 GB at 20news K = 10,000, two scored at a time)."""
+    npy = os.path.join(model, "phi.npy")
+    if os.path.exists(npy):
+        return npy
+    with open(os.path.join(model, "model.json")) as f:
+        d = json.load(f)
+    k, prior = d["topics"], d["beta"] * d["counted_sweeps"]
+    with open(os.path.join(model, "word-topic-counts.txt")) as f:
+        rows = [numpy.array(line.replace(":", " ").split()[2:], dtype=numpy.int64).reshape(-1, 2) for line in f]
+    n_k = numpy.zeros(k)
+    for pairs in rows:
+        numpy.add.at(n_k, pairs[:, 0], pairs[:, 1])
+    scale = 1.0 / (n_k + len(rows) * prior)
+    phi = numpy.empty((len(rows), k), dtype=numpy.float32)
+    phi[:] = (prior * scale).astype(numpy.float32)
+    for w, pairs in enumerate(rows):
+        phi[w, pairs[:, 0]] = (pairs[:, 1] + prior) * scale[pairs[:, 0]]
+    numpy.save(npy, phi)
+    return npy
 
 
 def score(eval_dir, phi, heldout, alpha):
@@ -530,7 +558,7 @@ def main():
                         trained.append((corpus, k, est, n, model, wall, rss))
         def scored(run):
             corpus, k, est, n, model, wall, rss = run
-            p = score(a.eval, os.path.join(model, "phi.npy"), splits[corpus]["heldout"], alpha_of(k))
+            p = score(a.eval, phi_of(model), splits[corpus]["heldout"], alpha_of(k))
             shutil.rmtree(model, ignore_errors=True)
             return [corpus, str(k), f"butterfly-{est}", str(a.threads), "iters", str(n), f"{wall:.2f}",
                     f"{p:.4f}", alpha_of(k), BETA, str(rss)]

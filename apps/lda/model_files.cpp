@@ -16,6 +16,7 @@ namespace butterfly::app {
 // partial sort per topic read phi's V x K entries by column K times (a second at K = 1000).
 top_words_of_rows::top_words_of_rows(int K, std::int64_t V, int top)
     : n_(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(top, V)))),
+      V_(V),
       lists_(static_cast<std::size_t>(K)),
       full_(lists_.size()),
       last_(lists_.size()) {
@@ -23,17 +24,32 @@ top_words_of_rows::top_words_of_rows(int K, std::int64_t V, int top)
 }
 
 void top_words_of_rows::add(std::int64_t w, const float* row) {
-  if (n_ == 0) return;
+  for (std::size_t k = 0; k < lists_.size(); ++k) offer(k, w, row[k]);
+}
+
+void top_words_of_rows::offer(std::size_t k, std::int64_t w, float x) {
+  if (n_ == 0 || (full_[k] && !(x > last_[k]))) return;
+  auto& l = lists_[k];
+  auto at = l.end();
+  while (at != l.begin() && x > (at - 1)->p) --at;
+  l.insert(at, {static_cast<std::int32_t>(w), x});
+  if (l.size() > n_) l.pop_back();
+  full_[k] = l.size() == n_;
+  last_[k] = l.back().p;
+}
+
+// The words without a count in topic k tie at zero[k]: the lowest ids not listed yet, after
+// the counted ones (as a dense row's ties would be, lower id first).
+void top_words_of_rows::fill(const std::vector<float>& zero) {
   for (std::size_t k = 0; k < lists_.size(); ++k) {
-    const float x = row[k];
-    if (full_[k] && !(x > last_[k])) continue;
     auto& l = lists_[k];
-    auto at = l.end();
-    while (at != l.begin() && x > (at - 1)->p) --at;
-    l.insert(at, {static_cast<std::int32_t>(w), x});
-    if (l.size() > n_) l.pop_back();
+    const std::size_t counted = l.size();
+    for (std::int64_t w = 0; w < V_ && l.size() < n_; ++w) {
+      const auto listed = [w](const word_probability& e) { return e.word == w; };
+      if (std::none_of(l.begin(), l.begin() + static_cast<std::ptrdiff_t>(counted), listed))
+        l.push_back({static_cast<std::int32_t>(w), zero[k]});
+    }
     full_[k] = l.size() == n_;
-    last_[k] = l.back().p;
   }
 }
 
@@ -128,6 +144,15 @@ double number_field(const nlohmann::json& description, const std::string& path,
   if (!it->is_number())
     throw io::input_error(path + ": \"" + key + "\" is " + it->type_name() + ", not a number");
   return it->get<double>();
+}
+
+int count_field(const nlohmann::json& description, const std::string& path, const std::string& key,
+                int max) {
+  const double x = number_field(description, path, key);
+  if (!(x >= 1 && x <= max) || x != std::floor(x))
+    throw io::input_error(path + ": \"" + key + "\" is " + description.at(key).dump() +
+                          ", not a whole number in [1, " + std::to_string(max) + "]");
+  return static_cast<int>(x);
 }
 
 }  // namespace butterfly::app

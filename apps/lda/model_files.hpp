@@ -26,10 +26,16 @@ class top_words_of_rows {
  public:
   top_words_of_rows(int K, std::int64_t V, int top);
   void add(std::int64_t w, const float* row);  // row w of phi (K floats)
+  // Or phi's sparse rows (a model's counts): entry (w, k) of value p, words in increasing
+  // order; then fill with each topic's value of the words it has no count of, zero[k] (below
+  // every counted word's), for the lists that are short.
+  void offer(std::size_t k, std::int64_t w, float p);
+  void fill(const std::vector<float>& zero);
   topic_words take() { return std::move(lists_); }
 
  private:
   std::size_t n_;
+  std::int64_t V_;
   topic_words lists_;
   // Per topic: whether its list is full, and then its last probability. Most of phi's V x K
   // entries fall below that and are passed over on these two flat arrays, without reading
@@ -59,5 +65,8 @@ nlohmann::json read_model_json(const std::string& path);
 // io::input_error naming the file and the key.
 double number_field(const nlohmann::json& description, const std::string& path,
                     const std::string& key);
+// The same for a whole number in [1, max].
+int count_field(const nlohmann::json& description, const std::string& path, const std::string& key,
+                int max);
 
 }  // namespace butterfly::app

@@ -69,7 +69,11 @@ class help_layout : public CLI::Formatter {
 }  // namespace
 
 void add_train_options(CLI::App& cmd, train_args& a) {
-  cmd.footer("Writes DIR/phi.npy, theta.npy, topics.txt, vocab.txt, metrics.jsonl and model.json.");
+  cmd.footer(
+      "Writes DIR/word-topic-counts.txt and doc-topic-counts.txt (the model's counts, sparse, in "
+      "MALLET's word-topic counts format; phi.npy and theta.npy instead for --estimator mean, "
+      "sample or a --burn-in, and besides them with --npy), topics.txt, vocab.txt, "
+      "metrics.jsonl and model.json.");
   add_corpus_options(cmd, a.corpus, corpus_required::no);
   cmd.add_option("--topics", a.run.hyper.num_topics, "number of topics")
       ->type_name("K")
@@ -218,14 +222,19 @@ void add_train_options(CLI::App& cmd, train_args& a) {
       ->check(CLI::Range(0u, 1u << 24))
       ->capture_default_str();
   CLI::Option* quiet = cmd.add_flag("--quiet", a.quiet, "no progress output on stderr");
+  CLI::Option* npy = cmd.add_flag(
+      "--npy", a.npy,
+      "also write phi.npy (V x K float32) and theta.npy (documents x K float32), the dense "
+      "posterior means, where the model files are its counts (with --resume: give it again)");
   CLI::Option* resume =
       cmd.add_option("--resume", a.resume,
                      "continue the run whose checkpoint is in DIR, with its options (no others "
-                     "allowed besides --quiet); the result is identical to an uninterrupted run")
+                     "allowed besides --quiet and --npy); the result is identical to an "
+                     "uninterrupted run")
           ->type_name("DIR");
   // The run keeps the options its checkpoint stored.
   for (CLI::Option* o : options_of(cmd))
-    if (o != resume && o != quiet && o != cmd.get_help_ptr()) resume->excludes(o);
+    if (o != resume && o != quiet && o != npy && o != cmd.get_help_ptr()) resume->excludes(o);
   cmd.callback([&a, average, blocks, subgroups, phased] {
     const lda::training_options& r = a.run;
     const lda::estimator e = lda::parse_estimator(a.estimator);

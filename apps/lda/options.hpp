@@ -26,6 +26,7 @@ struct train_args {
   std::string out = "lda-model";
   std::string resume;  // "" = a new run
   bool quiet = false;
+  bool npy = false;  // phi.npy and theta.npy also where the model is its counts
 };
 
 struct topics_args {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -15,7 +16,9 @@
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/error.hpp"
 #include "butterfly/io/npy.hpp"
+#include "butterfly/io/topic_counts_file.hpp"
 #include "butterfly/lda/sampler.hpp"
+#include "butterfly/lda/topic_counts.hpp"
 #include "butterfly/lda/trainer.hpp"
 #include "cluster.hpp"
 #include "commands.hpp"
@@ -92,11 +95,12 @@ run_setup setup_of(const train_args& given) {
 // corpus itself (read-only files, no transport code); only rank 0 prints and writes.
 class training_run {
  public:
-  training_run(run_setup setup, bool quiet, const train_hooks& hooks)
+  training_run(run_setup setup, bool quiet, bool npy, const train_hooks& hooks)
       : world_(cluster::world()),
         group_(world_, hooks.before_count_sum),
         out_dir_(std::move(setup.out_dir)),
         quiet_(quiet || !world_.root()),
+        npy_(npy),
         resumed_(setup.from.has_value()),
         corpus_(load_corpus(setup.corpus)),
         all_{corpus_.doc_offsets, corpus_.words, corpus_.vocab_size()},
@@ -146,9 +150,14 @@ class training_run {
 
   // The output files and the topics on stdout; the other ranks only send their rows.
   void finish() {
-    const lda::trainer::model_rows m = trainer_.model();
+    const lda::training_options& o = trainer_.options();
+    const bool counts = lda::model_from_z(o.estimator, o.burn_in);
+    std::optional<lda::trainer::model_rows> dense;
+    if (!counts || npy_) dense = trainer_.model();
+    std::optional<lda::topic_counts> n;
+    if (counts) n = trainer_.counts();
     if (!world_.root()) return;
-    const topic_words top = write_model(m.theta, m.phi);
+    const topic_words top = write_model(dense ? &*dense : nullptr, n ? &*n : nullptr);
     print_topics(std::cout, top, corpus_.vocab);
     const auto& history = trainer_.history();
     if (!history.empty()) {
@@ -162,20 +171,25 @@ class training_run {
   }
 
  private:
-  // The model's files from its rows (theta's, phi's); returns phi's top words, made on the way
-  // (for topics.txt and stdout).
-  topic_words write_model(const io::npy_rows& theta, const io::npy_rows& phi) const {
+  // The model's files: its counts where it is made from z (`counts`), theta.npy and phi.npy
+  // from `dense`'s rows where given. Returns phi's top words, made on the way (for topics.txt
+  // and stdout): from the counts where there are some.
+  topic_words write_model(const lda::trainer::model_rows* dense, lda::topic_counts* counts) const {
     const lda::training_options& o = trainer_.options();
     const int K = o.hyper.num_topics;
     const io::corpus& c = corpus_;
     const lda::documents& train = trainer_.training_documents();
-    io::write_npy(out_dir_ + "/theta.npy", train.num_docs(), K, theta);
     top_words_of_rows top(K, all_.vocab_size, o.top_words);
-    io::write_npy(out_dir_ + "/phi.npy", all_.vocab_size, K,
-                  [&](std::int64_t first, std::int64_t count, float* out) {
-                    phi(first, count, out);
-                    for (std::int64_t w = 0; w < count; ++w) top.add(first + w, out + w * K);
-                  });
+    if (dense) {
+      io::write_npy(out_dir_ + "/theta.npy", train.num_docs(), K, dense->theta);
+      io::write_npy(out_dir_ + "/phi.npy", all_.vocab_size, K,
+                    [&](std::int64_t first, std::int64_t count, float* out) {
+                      dense->phi(first, count, out);
+                      if (!counts)
+                        for (std::int64_t w = 0; w < count; ++w) top.add(first + w, out + w * K);
+                    });
+    }
+    if (counts) write_counts(*counts, top);
     const topic_words lists = top.take();
     write_topics(out_dir_ + "/topics.txt", lists, c.vocab);
     write_vocab(out_dir_ + "/vocab.txt", c.vocab);
@@ -211,16 +225,75 @@ class training_run {
     d["holdout"] = o.holdout;
     d["heldout_documents"] = trainer_.heldout_documents();
     d["fold_in_sweeps"] = o.fold_in_sweeps;
-    d["phi"] = "phi.npy: V x K float32, column k = topic k's distribution over words";
-    d["theta"] = "theta.npy: training documents x K float32, rows in corpus order";
+    const std::string npy_phi =
+        "phi.npy: V x K float32, column k = topic k's distribution over words";
+    const std::string npy_theta = "theta.npy: training documents x K float32, rows in corpus order";
+    if (counts) {
+      d["counted_sweeps"] = counts->sweeps();
+      d["phi"] =
+          "word-topic-counts.txt: MALLET's word-topic counts, a line per word \"index word "
+          "topic:count ...\", the topics of z and of the pooled iterations added (S = "
+          "counted_sweeps): phi[w,k] = (n_wk + S beta) / (n_k + V S beta)" +
+          (dense ? "; " + npy_phi : std::string());
+      d["theta"] =
+          "doc-topic-counts.txt: a line per training document \"index number topic:count ...\" "
+          "(number: its 1-based place in the corpus), counted as phi's: theta[m,k] = (n_mk + S "
+          "alpha) / (S N_m + K S alpha)" +
+          (dense ? "; " + npy_theta : std::string());
+    } else {
+      d["phi"] = npy_phi;
+      d["theta"] = npy_theta;
+    }
     write_model_json(out_dir_ + "/model.json", d);
     return lists;
+  }
+
+  // word-topic-counts.txt and doc-topic-counts.txt, and phi's top words from the first.
+  void write_counts(lda::topic_counts& counts, top_words_of_rows& top) const {
+    const lda::phi_entries entry(counts.topic_totals(), all_.vocab_size,
+                                 trainer_.options().hyper.beta, counts.sweeps());
+    // The documents' file on a second thread meanwhile (each kind of row has its own scratch).
+    std::future<void> documents =
+        std::async(std::launch::async, [&] { write_document_counts(counts); });
+    io::write_topic_counts(
+        out_dir_ + "/word-topic-counts.txt", all_.vocab_size,
+        [&](std::int64_t w) {
+          return std::string_view(corpus_.vocab[static_cast<std::size_t>(w)]);
+        },
+        [&](std::int64_t w, std::vector<io::topic_count>& out) {
+          counts.word_row(w, out);
+          for (const io::topic_count& e : out) {
+            const auto k = static_cast<std::size_t>(e.topic);
+            top.offer(k, w, entry(k, e.count));
+          }
+        });
+    top.fill(entry.zero);
+    documents.get();
+  }
+
+  void write_document_counts(lda::topic_counts& counts) const {
+    // The training documents' places in the corpus: those the holdout left, in order.
+    std::vector<std::int64_t> place;
+    place.reserve(static_cast<std::size_t>(trainer_.training_documents().num_docs()));
+    const std::vector<std::int64_t>& held = trainer_.heldout_ids();
+    for (std::int64_t d = 0, h = 0; d < all_.num_docs(); ++d) {
+      if (h < static_cast<std::int64_t>(held.size()) && held[static_cast<std::size_t>(h)] == d) ++h;
+      else place.push_back(d + 1);
+    }
+    std::string name;
+    io::write_topic_counts(
+        out_dir_ + "/doc-topic-counts.txt", static_cast<std::int64_t>(place.size()),
+        [&](std::int64_t m) {
+          name = std::to_string(place[static_cast<std::size_t>(m)]);
+          return std::string_view(name);
+        },
+        [&](std::int64_t m, std::vector<io::topic_count>& out) { counts.document_row(m, out); });
   }
 
   const cluster& world_;
   const cluster_group group_;
   const std::string out_dir_;
-  const bool quiet_, resumed_;
+  const bool quiet_, npy_, resumed_;
   const io::corpus corpus_;
   const lda::documents all_;  // views corpus_
   lda::trainer trainer_;
@@ -229,7 +302,7 @@ class training_run {
 }  // namespace
 
 int train(const train_args& given, const train_hooks& hooks) {
-  training_run run(setup_of(given), given.quiet, hooks);
+  training_run run(setup_of(given), given.quiet, given.npy, hooks);
   run.iterate();
   run.finish();
   return 0;

@@ -236,6 +236,14 @@ trainer::model_rows trainer::model() {
   return {rows_of(whole->theta), rows_of(whole->phi), whole};
 }
 
+std::optional<topic_counts> trainer::counts() const {
+  state topics = gathered(false);
+  if (!group_.root()) return std::nullopt;
+  // One process's chain has the whole corpus's tokens grouped by word already.
+  return topic_counts(train_, std::move(topics), options_.hyper.num_topics,
+                      group_.size() == 1 ? &chain_.index() : nullptr);
+}
+
 const std::vector<std::int32_t>& trainer::z() { return sampler_->current_z(); }
 
 }  // namespace butterfly::lda

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -18,6 +20,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/io/npy.hpp"
+#include "butterfly/io/topic_counts_file.hpp"
 #include "butterfly/lda/checkpoint.hpp"
 #include "process.hpp"
 #include "synthetic.hpp"
@@ -58,8 +61,23 @@ struct workspace {
   }
 };
 
-const std::vector<std::string> output_files = {"phi.npy",   "theta.npy",     "topics.txt",
-                                               "vocab.txt", "metrics.jsonl", "model.json"};
+// The files of a model directory besides the checkpoint (and the temporary file of one a
+// kill interrupted): the model (its counts where it is made from z, else phi.npy and
+// theta.npy; both with --npy), topics.txt, vocab.txt, metrics.jsonl, model.json.
+std::set<std::string> output_files(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("checkpoint.bin", 0) != 0) names.insert(name);
+  }
+  return names;
+}
+
+// The file that holds a run's phi: its word-topic counts, or phi.npy.
+std::string phi_bytes(const std::string& dir) {
+  return fs::exists(dir + "/word-topic-counts.txt") ? slurp(dir + "/word-topic-counts.txt")
+                                                    : slurp(dir + "/phi.npy");
+}
 
 std::vector<std::string> small_run(const workspace& ws, const std::string& out,
                                    std::vector<std::string> extra = {}) {
@@ -88,10 +106,13 @@ std::vector<std::string> small_run(const workspace& ws, const std::string& out,
 }
 
 void check_same_outputs(const std::string& a, const std::string& b) {
-  for (const auto& f : output_files) {
+  const std::set<std::string> files = output_files(a);
+  REQUIRE(files.count("model.json") == 1);
+  REQUIRE(files.count("topics.txt") == 1);
+  REQUIRE(files.count("word-topic-counts.txt") + files.count("phi.npy") > 0);
+  CHECK(output_files(b) == files);
+  for (const auto& f : files) {
     CAPTURE(f);
-    REQUIRE(fs::exists(a + "/" + f));
-    REQUIRE(fs::exists(b + "/" + f));
     CHECK(slurp(a + "/" + f) == slurp(b + "/" + f));
   }
 }
@@ -116,9 +137,22 @@ int count_lines(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// The counts' rows as a dense matrix (rows x K).
+std::vector<double> dense(const butterfly::io::topic_count_rows& rows, int K) {
+  std::vector<double> n(static_cast<std::size_t>(rows.rows() * K));
+  for (std::int64_t r = 0; r < rows.rows(); ++r)
+    for (auto i = rows.offsets[r]; i < rows.offsets[r + 1]; ++i)
+      n[r * K + rows.entries[i].topic] = static_cast<double>(rows.entries[i].count);
+  return n;
+}
+
+}  // namespace
+
 TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
   workspace ws;
-  const auto r = run(ws.dir, small_run(ws, "model"));
+  const auto r = run(ws.dir, small_run(ws, "model", {"--npy"}));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto phi = butterfly::io::read_npy(ws.path("model/phi.npy"));
@@ -132,6 +166,42 @@ TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
   const auto theta = butterfly::io::read_npy(ws.path("model/theta.npy"));
   CHECK(theta.rows == 120 - 12);  // 10 % of the documents held out
   CHECK(theta.cols == 6);
+  // The counts files hold the same model: the sampler's theta and phi (made on the backend)
+  // are the posterior means of these counts (added on the host from z), S = 1 here (12
+  // iterations pool nothing).
+  const auto words = butterfly::io::read_topic_counts(ws.path("model/word-topic-counts.txt"), 6);
+  const auto documents = butterfly::io::read_topic_counts(ws.path("model/doc-topic-counts.txt"), 6);
+  REQUIRE(words.rows() == 150);
+  REQUIRE(documents.rows() == 108);
+  CHECK(words.names[7] == "word7");
+  const std::vector<double> n_wk = dense(words, 6), n_mk = dense(documents, 6);
+  double tokens = 0;
+  for (const double n : n_mk) tokens += n;
+  CHECK(tokens == Approx(std::accumulate(n_wk.begin(), n_wk.end(), 0.0)));
+  for (int k = 0; k < 6; ++k) {
+    double n_k = 0;
+    for (int w = 0; w < 150; ++w) n_k += n_wk[w * 6 + k];
+    for (int w = 0; w < 150; ++w)
+      CHECK(phi.data[w * 6 + k] ==
+            Approx((n_wk[w * 6 + k] + 0.01) / (n_k + 150 * 0.01)).epsilon(1e-6));
+  }
+  std::vector<int> held;  // the documents' places not in doc-topic-counts.txt
+  for (std::int64_t m = 0, place = 1; m < 108; ++m, ++place) {
+    while (documents.names[m] != std::to_string(place)) held.push_back(static_cast<int>(place++));
+    double length = 0;
+    for (int k = 0; k < 6; ++k) length += n_mk[m * 6 + k];
+    for (int k = 0; k < 6; ++k)
+      CHECK(theta.data[m * 6 + k] ==
+            Approx((n_mk[m * 6 + k] + 0.1) / (length + 6 * 0.1)).epsilon(1e-6));
+  }
+  CHECK(held.size() + (120 - std::stoi(documents.names[107])) == 12);
+  CHECK(nlohmann::json::parse(slurp(ws.path("model/model.json"))).at("counted_sweeps") == 1);
+  // Without --npy the counts alone, the same bytes.
+  REQUIRE(run(ws.dir, small_run(ws, "counts")).exit_code == 0);
+  CHECK(output_files(ws.path("counts")).count("phi.npy") == 0);
+  CHECK(output_files(ws.path("counts")).count("theta.npy") == 0);
+  for (const char* f : {"word-topic-counts.txt", "doc-topic-counts.txt", "topics.txt"})
+    CHECK(slurp(ws.path(std::string("counts/") + f)) == slurp(ws.path(std::string("model/") + f)));
   const std::string topics = slurp(ws.path("model/topics.txt"));
   CHECK(count_lines(topics) == 6);
   CHECK(topics.rfind("topic 0: word", 0) == 0);
@@ -187,6 +257,16 @@ TEST_CASE("cli: train writes well-formed outputs", "[cli]") {
       for (int k = 0; k < 6; ++k) sum += th.data[m * 6 + k];
       CHECK(sum == Approx(1.0).epsilon(1e-4));
     }
+    // The model read from phi.npy alone: the phi the counts give, the same bits, so the same
+    // theta and topics.
+    fs::create_directory(ws.path("npy-only"));
+    for (const char* f : {"phi.npy", "theta.npy", "vocab.txt", "model.json"})
+      fs::copy_file(ws.path(std::string("model/") + f), ws.path(std::string("npy-only/") + f));
+    REQUIRE(run(ws.dir, {"infer", "--model", "npy-only", "--docword", "docword.small.txt",
+                         "--vocab", "vocab.small.txt", "--out", "npy-theta.npy", "--sweeps", "6"})
+                .exit_code == 0);
+    CHECK(slurp(ws.path("npy-theta.npy")) == slurp(ws.path("new-theta.npy")));
+    CHECK(run(ws.dir, {"topics", "--model", "npy-only", "--top-words", "3"}).out == t.out);
   }
 }
 
@@ -219,7 +299,7 @@ TEST_CASE("cli: the same seed gives byte-identical output files, another seed do
   auto other = small_run(ws, "e");
   other[other.size() - 4] = "6";  // --seed 6
   REQUIRE(run(ws.dir, other).exit_code == 0);
-  CHECK(slurp(ws.path("e/phi.npy")) != slurp(ws.path("a/phi.npy")));
+  CHECK(phi_bytes(ws.path("e")) != phi_bytes(ws.path("a")));
 }
 
 // Each scenario kills the run (SIGKILL, butterfly-lda-faults with BUTTERFLY_TEST_KILL) at
@@ -298,7 +378,10 @@ TEST_CASE(
   REQUIRE(run(ws.dir, small_run(ws, "default")).exit_code == 0);
   REQUIRE(run(ws.dir, small_run(ws, "sample", how)).exit_code == 0);
   check_resumed_as(ws, "sample", how, 6);
-  CHECK(slurp(ws.path("sample/phi.npy")) != slurp(ws.path("default/phi.npy")));
+  // sample's model is its drawn theta and phi, the default's its counts.
+  CHECK(output_files(ws.path("sample")).count("phi.npy") == 1);
+  CHECK(output_files(ws.path("sample")).count("word-topic-counts.txt") == 0);
+  CHECK(output_files(ws.path("default")).count("phi.npy") == 0);
   const auto model = nlohmann::json::parse(slurp(ws.path("sample/model.json")));
   CHECK(model.at("estimator") == "sample");
   CHECK(model.at("width") == width);
@@ -330,8 +413,11 @@ TEST_CASE(
   CHECK(model.at("average") == 4);
   CHECK(model.at("pooled_iterations") == nlohmann::json::array({88, 92, 96}));
   CHECK(nlohmann::json::parse(slurp(ws.path("last/model.json"))).at("pooled_iterations").empty());
-  CHECK(slurp(ws.path("straight/phi.npy")) != slurp(ws.path("last/phi.npy")));
-  CHECK(slurp(ws.path("straight/theta.npy")) != slurp(ws.path("last/theta.npy")));
+  CHECK(slurp(ws.path("straight/word-topic-counts.txt")) !=
+        slurp(ws.path("last/word-topic-counts.txt")));
+  CHECK(slurp(ws.path("straight/doc-topic-counts.txt")) !=
+        slurp(ws.path("last/doc-topic-counts.txt")));
+  CHECK(model.at("counted_sweeps") == 4);
   // The final checkpoint holds the three kept sweeps, 16 bits a token.
   const auto held = butterfly::lda::load_checkpoint(ws.path("straight/checkpoint.bin"));
   CHECK(held.s.kept.size() == 3 * held.s.z.size());
@@ -392,7 +478,7 @@ TEST_CASE("cli: --phased-sweeps survives kill and resume across the switch to co
                                 {"--estimator", "collapsed", "--sweep-blocks", "2",
                                  "--phased-sweeps", "0"}))
               .exit_code == 0);
-  CHECK(slurp(ws.path("none/phi.npy")) != slurp(ws.path("straight/phi.npy")));
+  CHECK(phi_bytes(ws.path("none")) != phi_bytes(ws.path("straight")));
   const auto model = nlohmann::json::parse(slurp(ws.path("straight/model.json")));
   CHECK(model.at("estimator") == "collapsed");
   CHECK(model.at("phased_sweeps") == 5);
@@ -416,7 +502,7 @@ TEST_CASE("cli: below 4 training documents per topic the default sweeps in 16 bl
   REQUIRE(run(ws.dir, with("sixteen", {"--sweep-blocks", "16"})).exit_code == 0);
   REQUIRE(run(ws.dir, with("one", {"--sweep-blocks", "1"})).exit_code == 0);
   check_same_outputs(ws.path("sixteen"), ws.path("default"));
-  CHECK(slurp(ws.path("one/phi.npy")) != slurp(ws.path("default/phi.npy")));
+  CHECK(phi_bytes(ws.path("one")) != phi_bytes(ws.path("default")));
   const auto model = nlohmann::json::parse(slurp(ws.path("default/model.json")));
   CHECK(model.at("topics") == 40);
   CHECK(model.at("sweep_blocks") == 16);
@@ -457,8 +543,10 @@ TEST_CASE(
   REQUIRE(t.exit_code == 0);
   // Document frequencies without stop words: cat 3, dog 3, market 3, every other word 1.
   CHECK(slurp(ws.path("text-model/vocab.txt")) == "cat\ndog\nmarket\n");
-  CHECK(butterfly::io::read_npy(ws.path("text-model/phi.npy")).rows == 3);
-  CHECK(butterfly::io::read_npy(ws.path("text-model/theta.npy")).rows == 5);
+  CHECK(butterfly::io::read_topic_counts(ws.path("text-model/word-topic-counts.txt"), 2).rows() ==
+        3);
+  CHECK(butterfly::io::read_topic_counts(ws.path("text-model/doc-topic-counts.txt"), 2).rows() ==
+        5);
   // Tokens kept: cat | dog cat | market | dog market dog | cat dog market.
   CHECK(nlohmann::json::parse(slurp(ws.path("text-model/model.json"))).at("corpus_tokens") == 10);
 
@@ -477,10 +565,14 @@ TEST_CASE(
   INFO(l.err);
   REQUIRE(l.exit_code == 0);
   CHECK(slurp(ws.path("ldac-model/vocab.txt")) == "alpha\nbeta\ngamma\ndelta\nepsilon\n");
-  const auto phi = butterfly::io::read_npy(ws.path("ldac-model/phi.npy"));
-  CHECK(phi.rows == 5);
-  CHECK(phi.cols == 3);
-  CHECK(butterfly::io::read_npy(ws.path("ldac-model/theta.npy")).rows == 4);
+  CHECK(butterfly::io::read_topic_counts(ws.path("ldac-model/word-topic-counts.txt"), 3).rows() ==
+        5);
+  // Every document has its row, the empty one without pairs ("1 2": its place in the corpus).
+  const auto documents =
+      butterfly::io::read_topic_counts(ws.path("ldac-model/doc-topic-counts.txt"), 3);
+  REQUIRE(documents.rows() == 4);
+  CHECK(documents.names[1] == "2");
+  CHECK(documents.offsets[2] == documents.offsets[1]);
   const auto model = nlohmann::json::parse(slurp(ws.path("ldac-model/model.json")));
   CHECK(model.at("corpus_documents") == 4);
   CHECK(model.at("corpus_tokens") == 4 + 0 + 8 + 2);
@@ -600,6 +692,7 @@ TEST_CASE("cli: bad input files exit with code 1, name file and line, and write 
   auto r = run(ws.dir, {"train", "--docword", "docword.bad.txt", "--out", "bad", "--quiet"});
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("docword.bad.txt:5"));
+  CHECK_FALSE(fs::exists(ws.path("bad/word-topic-counts.txt")));
   CHECK_FALSE(fs::exists(ws.path("bad/phi.npy")));
   r = run(ws.dir, {"train", "--docword", "missing.txt", "--out", "bad", "--quiet"});
   CHECK(r.exit_code == 1);
@@ -642,6 +735,20 @@ TEST_CASE("cli: infer reads the priors at the top level of model.json, in any ke
     r = infer("bad.npy");
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("model/model.json:3: not valid JSON"));
+    CHECK_FALSE(fs::exists(ws.path("bad.npy")));
+  }
+  SECTION("a model's counts with a bad line, or counted over no sweep, are errors naming them") {
+    edited["counted_sweeps"] = 0;
+    std::ofstream(model_json, std::ios::trunc) << edited.dump(2);
+    r = run(ws.dir, {"topics", "--model", "model"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("\"counted_sweeps\" is 0, not a whole number in [1, 65536]"));
+    edited["counted_sweeps"] = 1;
+    std::ofstream(model_json, std::ios::trunc) << edited.dump(2);
+    std::ofstream(ws.path("model/word-topic-counts.txt"), std::ios::app) << "150 extra 9:1\n";
+    r = infer("bad.npy");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("model/word-topic-counts.txt:151: topic 9 is out of range"));
     CHECK_FALSE(fs::exists(ws.path("bad.npy")));
   }
   SECTION("priors only inside a nested object are missing") {

@@ -53,9 +53,9 @@ mpi_outcome mpi_run(const workspace& w, int ranks, std::vector<std::string> args
 // The bundled ap corpus (2,246 documents), held out and evaluated so that every gathered
 // partial sum (log-likelihood and perplexity) is exercised.
 std::vector<std::string> ap_run(const std::string& out) {
-  return {"train", "--topics",  "10",  "--iterations",     "5", "--eval-every",
-          "2",     "--holdout", "0.1", "--fold-in-sweeps", "4", "--quiet",
-          "--out", out};
+  return {"train",   "--topics",  "10",  "--iterations",     "5", "--eval-every",
+          "2",       "--holdout", "0.1", "--fold-in-sweeps", "4", "--npy",
+          "--quiet", "--out",     out};
 }
 
 // ap at K = 8 for `iterations`, evaluated (with held-out documents) every `eval_every` and
@@ -63,19 +63,41 @@ std::vector<std::string> ap_run(const std::string& out) {
 std::vector<std::string> checkpointed_run(const std::string& iterations,
                                           const std::string& eval_every, const std::string& every,
                                           const std::string& out) {
-  return {"train",    "--topics",         "8",        "--iterations",
-          iterations, "--eval-every",     eval_every, "--holdout",
-          "0.05",     "--fold-in-sweeps", "4",        "--checkpoint-every",
-          every,      "--quiet",          "--out",    out};
+  return {"train",
+          "--npy",
+          "--topics",
+          "8",
+          "--iterations",
+          iterations,
+          "--eval-every",
+          eval_every,
+          "--holdout",
+          "0.05",
+          "--fold-in-sweeps",
+          "4",
+          "--checkpoint-every",
+          every,
+          "--quiet",
+          "--out",
+          out};
 }
 
-const char* const model_files[] = {"phi.npy", "theta.npy", "metrics.jsonl", "topics.txt",
-                                   "model.json"};
+// A model's files: its counts where it is made from z, phi.npy and theta.npy where it is held
+// (or with --npy), and the rest.
+const char* const model_files[] = {
+    "word-topic-counts.txt", "doc-topic-counts.txt", "phi.npy",   "theta.npy",
+    "metrics.jsonl",         "topics.txt",           "model.json"};
 
-// Each of model_files in w's folder `out` is the non-empty file of folder `expected`.
+// Each of model_files in w's folder `expected` (a model among them) is in folder `out`, the
+// same non-empty file, and `out` has no other.
 void check_same_model(const workspace& w, const std::string& expected, const std::string& out) {
+  CHECK((fs::exists(w.path(expected + "/word-topic-counts.txt")) ||
+         fs::exists(w.path(expected + "/phi.npy"))));
   for (const char* f : model_files) {
     CAPTURE(f);
+    const bool there = fs::exists(w.path(expected + "/") + f);
+    CHECK(fs::exists(w.path(out + "/") + f) == there);
+    if (!there) continue;
     const std::string want = slurp(w.path(expected + "/") + f);
     CHECK(!want.empty());
     CHECK(slurp(w.path(out + "/") + f) == want);
@@ -134,14 +156,12 @@ TEST_CASE("mpi: a checkpoint written by 2 ranks resumes under 3 ranks, byte-iden
                               BUTTERFLY_LDA_FAULTS_PROGRAM);
   REQUIRE(killed.o.exit_code != 0);
   REQUIRE(fs::exists(w.path("resumed/checkpoint.bin")));
-  REQUIRE(!fs::exists(w.path("resumed/phi.npy")));
-  const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--quiet"});
+  REQUIRE(!fs::exists(w.path("resumed/word-topic-counts.txt")));
+  const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--npy", "--quiet"});
   INFO(resumed.o.err);
   REQUIRE(resumed.o.exit_code == 0);
-  for (const char* f : {"phi.npy", "theta.npy", "metrics.jsonl", "checkpoint.bin"}) {
-    CAPTURE(f);
-    CHECK(slurp(w.path("resumed/") + f) == slurp(w.path("straight/") + f));
-  }
+  check_same_model(w, "straight", "resumed");
+  CHECK(slurp(w.path("resumed/checkpoint.bin")) == slurp(w.path("straight/checkpoint.bin")));
 }
 
 // A model pooled over the last sweeps (the default --average 4 of a 100-iteration run): the
@@ -161,16 +181,15 @@ TEST_CASE("mpi: a pooled model under -np 2, and its checkpoint resumed under -np
       mpi_run(w, 2, with_out("resumed"), {"BUTTERFLY_TEST_KILL=after-checkpoint:95"},
               BUTTERFLY_LDA_FAULTS_PROGRAM);
   REQUIRE(killed.o.exit_code != 0);
-  const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--quiet"});
+  const auto resumed = mpi_run(w, 3, {"train", "--resume", "resumed", "--npy", "--quiet"});
   INFO(resumed.o.err);
   REQUIRE(resumed.o.exit_code == 0);
-  for (const char* f : {"phi.npy", "theta.npy", "metrics.jsonl", "checkpoint.bin"}) {
-    CAPTURE(f);
-    const std::string expected = slurp(w.path("straight/") + f);
-    CHECK(!expected.empty());
-    CHECK(slurp(w.path("two/") + f) == expected);
-    CHECK(slurp(w.path("resumed/") + f) == expected);
-  }
+  CHECK_THAT(slurp(w.path("straight/model.json")), Catch::Contains("\"counted_sweeps\": 4"));
+  check_same_model(w, "straight", "two");
+  check_same_model(w, "straight", "resumed");
+  const std::string checkpoint = slurp(w.path("straight/checkpoint.bin"));
+  CHECK(slurp(w.path("two/checkpoint.bin")) == checkpoint);
+  CHECK(slurp(w.path("resumed/checkpoint.bin")) == checkpoint);
 }
 
 TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[mpi][cli]") {
@@ -181,7 +200,7 @@ TEST_CASE("mpi: bad input read by every rank ends the job with the message", "[m
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("docword.bad.txt:5: wordID 7 is out of range"));
   CHECK_THAT(r.o.err, Catch::Contains("(rank "));
-  CHECK(!fs::exists(w.path("model/phi.npy")));
+  CHECK(!fs::exists(w.path("model/word-topic-counts.txt")));
 }
 
 // The phased estimator's word phase needs every token of a word, which the ranks' shards split:
@@ -253,7 +272,7 @@ TEST_CASE("mpi: a rank that runs out of memory ends the job with the message", "
               {"BUTTERFLY_TEST_FAIL_RANK=1"}, BUTTERFLY_LDA_FAULTS_PROGRAM);
   CHECK(r.o.exit_code == 1);
   CHECK_THAT(r.o.err, Catch::Contains("butterfly-lda (rank 1 of 3): error: out of memory"));
-  CHECK(!fs::exists(w.path("model/phi.npy")));
+  CHECK(!fs::exists(w.path("model/word-topic-counts.txt")));
 }
 
 TEST_CASE("mpi: a bad command line exits 2 under mpiexec too, and only train is distributed",

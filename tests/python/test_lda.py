@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +59,7 @@ def ap():
 @pytest.fixture(scope="module")
 def cli_model(tmp_path_factory):
     out = tmp_path_factory.mktemp("cli") / "model"
-    cli("train", "--iterations", ITERATIONS, "--quiet", "--out", out)
+    cli("train", "--iterations", ITERATIONS, "--npy", "--quiet", "--out", out)
     return out
 
 
@@ -79,6 +80,21 @@ def test_fit_on_the_bundled_corpus_is_the_clis_model_bit_for_bit(cli_model, fitt
     assert fitted.log_likelihood_ == metrics[-1]["log_likelihood"]
 
 
+def test_the_shared_evaluator_reads_the_clis_counts_as_its_phi(cli_model, tmp_path):
+    # word-topic-counts.txt is MALLET's format: the evaluator every LDA tool is scored with
+    # converts it (priors times the counted sweeps) to the phi of phi.npy
+    heldout = Path(os.environ["BUTTERFLY_SOURCE_DIR"]).parent / "shared" / "eval" / "heldout.py"
+    if not heldout.exists():
+        pytest.skip(f"{heldout} is absent (../shared beside the repository)")
+    model = json.loads((cli_model / "model.json").read_text())
+    out = tmp_path / "phi.npy"
+    subprocess.run([sys.executable, heldout, "convert", "mallet", cli_model / "word-topic-counts.txt", "--vocab",
+                    cli_model / "vocab.txt", "--beta", str(model["beta"] * model["counted_sweeps"]), "--k",
+                    str(model["topics"]), "--out", out], check=True, capture_output=True)
+    phi = np.load(cli_model / "phi.npy").T.astype(np.float64)
+    assert np.allclose(np.load(out), phi / phi.sum(axis=1, keepdims=True), rtol=1e-6, atol=0)
+
+
 def test_estimator_sample_width_and_start_topics_are_the_clis(tmp_path):
     out = tmp_path / "model"
     cli("train", "--iterations", 5, "--estimator", "sample", "--width", OTHER_WIDTH, "--start-topics", 3, "--quiet",
@@ -94,7 +110,7 @@ def test_estimator_sample_width_and_start_topics_are_the_clis(tmp_path):
 
 def test_sweep_blocks_are_the_clis(tmp_path):
     out = tmp_path / "model"
-    cli("train", "--iterations", 5, "--estimator", "hybrid", "--sweep-blocks", 3, "--quiet", "--out", out)
+    cli("train", "--iterations", 5, "--estimator", "hybrid", "--sweep-blocks", 3, "--npy", "--quiet", "--out", out)
     lda = butterfly.LDA(max_iter=5, estimator="hybrid", sweep_blocks=3, progress=False).fit(DOCWORD, vocab=VOCAB)
     assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
     one = butterfly.LDA(max_iter=5, estimator="hybrid", progress=False).fit(DOCWORD, vocab=VOCAB)
@@ -105,7 +121,7 @@ def test_sweep_blocks_are_the_clis(tmp_path):
 
 def test_phased_sweeps_are_the_clis(tmp_path):
     out = tmp_path / "model"
-    cli("train", "--iterations", 5, "--phased-sweeps", 2, "--quiet", "--out", out)
+    cli("train", "--iterations", 5, "--phased-sweeps", 2, "--npy", "--quiet", "--out", out)
     lda = butterfly.LDA(max_iter=5, phased_sweeps=2, progress=False).fit(DOCWORD, vocab=VOCAB)
     assert np.array_equal(lda.components_.T.view(np.uint32), np.load(out / "phi.npy").view(np.uint32))
     none = butterfly.LDA(max_iter=5, progress=False).fit(DOCWORD, vocab=VOCAB)  # ap: short documents
@@ -168,6 +184,7 @@ def test_transform_on_held_out_documents_is_the_clis_infer(ap, tmp_path):
     model.mkdir()
     cli("train", "--iterations", 0, "--quiet", "--out", model)  # model.json, vocab.txt of the corpus
     np.save(model / "phi.npy", lda.components_.T.copy())
+    (model / "word-topic-counts.txt").unlink()  # infer reads phi.npy where there are no counts
     write_uci(tmp_path / "docword.held.txt", held_out)
     cli("infer", "--model", model, "--docword", tmp_path / "docword.held.txt", "--vocab", VOCAB, "--out",
         tmp_path / "theta.npy")
@@ -235,7 +252,8 @@ def test_bad_input_is_a_clear_error(ap, tmp_path):
 # that the default model pools the sweeps 88, 92 and 96 with the last, and the checkpoints at
 # iteration 90 (every 45) carry sweep 88 across.
 CROSS = dict(topics=8, iterations=100, seed=3)
-CROSS_FILES = ("phi.npy", "theta.npy", "topics.txt", "vocab.txt", "model.json")
+CROSS_FILES = ("word-topic-counts.txt", "doc-topic-counts.txt", "phi.npy", "theta.npy", "topics.txt", "vocab.txt",
+               "model.json")
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +262,7 @@ def cross(ap, tmp_path_factory):
     work = tmp_path_factory.mktemp("cross")
     write_uci(work / "docword.cross.txt", ap[:300])
     cli("train", "--docword", work / "docword.cross.txt", "--vocab", VOCAB, "--topics", CROSS["topics"],
-        "--iterations", CROSS["iterations"], "--seed", CROSS["seed"], "--checkpoint-every", 45, "--quiet", "--out",
+        "--iterations", CROSS["iterations"], "--seed", CROSS["seed"], "--checkpoint-every", 45, "--npy", "--quiet", "--out",
         work / "cli")
     return work
 
@@ -312,7 +330,7 @@ def test_a_python_checkpoint_continues_in_the_cli(ap, cross, tmp_path, monkeypat
     with pytest.raises(Stop):  # the checkpoints of iterations 45 and 90 written, then stopped
         cross_lda(checkpoint=out / "checkpoint.bin", checkpoint_every=45).fit(cross / "docword.cross.txt",
                                                                                vocab=VOCAB)
-    done = cli_run("train", "--resume", out)
+    done = cli_run("train", "--resume", out, "--npy")
     assert done.returncode == 0, done.stderr
     assert "resumed" in done.stderr
     for f in CROSS_FILES:

@@ -31,6 +31,14 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
   return value;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> parse_pair(std::string_view s) {
+  const std::size_t colon = s.find(':');
+  if (colon == s.npos) return std::nullopt;
+  const auto a = parse_int(s.substr(0, colon)), b = parse_int(s.substr(colon + 1));
+  if (!a || !b) return std::nullopt;
+  return std::pair{*a, *b};
+}
+
 std::string quote(std::string_view s) {
   constexpr std::size_t max_shown = 40;
   std::string out = "'";

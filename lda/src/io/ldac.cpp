@@ -39,25 +39,21 @@ corpus read_ldac(const std::string& path, const std::string& vocab_path,
               detail::quote(field));
     line_ids.clear();
     while (detail::next_field(rest, field)) {
-      const std::size_t colon = field.find(':');
-      const auto id =
-          colon == field.npos ? std::nullopt : detail::parse_int(field.substr(0, colon));
-      const auto count =
-          colon == field.npos ? std::nullopt : detail::parse_int(field.substr(colon + 1));
-      if (!id || !count)
+      const auto pair = detail::parse_pair(field);
+      if (!pair)
         in.fail("expected 'id:count' with integer id and count, found " + detail::quote(field));
-      if (*id < 0 || *id >= id_limit)
-        in.fail("word id " + std::to_string(*id) + " is out of range " + id_range);
-      if (*count < 1)
-        in.fail("count must be >= 1, found " + std::to_string(*count) + " for word id " +
-                std::to_string(*id));
-      if (*count > limits.max_tokens - c.num_tokens())
+      const auto [id, count] = *pair;
+      if (id < 0 || id >= id_limit)
+        in.fail("word id " + std::to_string(id) + " is out of range " + id_range);
+      if (count < 1)
+        in.fail("count must be >= 1, found " + std::to_string(count) + " for word id " +
+                std::to_string(id));
+      if (count > limits.max_tokens - c.num_tokens())
         in.fail("more than " + std::to_string(limits.max_tokens) + " tokens in the corpus");
-      c.words.insert(c.words.end(), static_cast<std::size_t>(*count),
-                     static_cast<std::int32_t>(*id));
-      line_ids.push_back(*id);
-      if (*id > max_id) {
-        max_id = *id;
+      c.words.insert(c.words.end(), static_cast<std::size_t>(count), static_cast<std::int32_t>(id));
+      line_ids.push_back(id);
+      if (id > max_id) {
+        max_id = id;
         max_id_line = in.number();
       }
     }

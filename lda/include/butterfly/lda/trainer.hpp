@@ -18,6 +18,7 @@
 #include "butterfly/lda/checkpoint.hpp"
 #include "butterfly/lda/evaluation.hpp"
 #include "butterfly/lda/process_group.hpp"
+#include "butterfly/lda/topic_counts.hpp"
 #include "butterfly/lda/training_options.hpp"
 
 namespace butterfly::lda {
@@ -99,6 +100,11 @@ class trainer {
     std::shared_ptr<const state> gathered;  // what the readers read, with several processes
   };
   model_rows model();
+  // On the root, the counts of the training tokens' z and pooled sweeps (nothing elsewhere):
+  // the model, where it is made from z (model_from_z). Every process calls it.
+  std::optional<topic_counts> counts() const;
+  // The held-out documents' 0-based ids in the corpus (empty without a holdout).
+  const std::vector<std::int64_t>& heldout_ids() const { return split_.test_ids; }
   // The current z of this process's tokens.
   const std::vector<std::int32_t>& z();
 
