@@ -72,7 +72,7 @@ void add_train_options(CLI::App& cmd, train_args& a) {
   cmd.footer(
       "Writes DIR/word-topic-counts.txt and doc-topic-counts.txt (the model's counts, sparse, in "
       "MALLET's word-topic counts format; phi.npy and theta.npy instead for --estimator mean, "
-      "sample or a --burn-in, and besides them with --npy), topics.txt, vocab.txt, "
+      "sample, mh or a --burn-in, and besides them with --npy), topics.txt, vocab.txt, "
       "metrics.jsonl and model.json.");
   add_corpus_options(cmd, a.corpus, corpus_required::no);
   cmd.add_option("--topics", a.run.hyper.num_topics, "number of topics")
