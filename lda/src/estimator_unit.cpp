@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "tokens_by_word.hpp"
+
 namespace butterfly::lda {
 
 void step_runner::count_topics(const steps::topic_counts& s, const std::int64_t* host_offsets,
@@ -134,10 +136,7 @@ double estimator_unit::count(bool documents, std::int32_t* listed) {
 
 std::vector<std::int64_t> word_list_places(const chain& c) {
   if (!c.combiner()) return c.index().word_offsets;
-  std::vector<std::int64_t> offsets(size_of(c.docs().vocab_size + 1), 0);
-  for (const std::int32_t w : c.docs().words) ++offsets[size_of(w) + 1];
-  for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
-  return offsets;
+  return word_offsets(c.docs().words, c.docs().vocab_size);
 }
 
 std::unique_ptr<estimator_unit> make_estimator_unit(const estimator_unit::context& x) {

@@ -1,6 +1,6 @@
 // The tokens of a corpus or shard grouped by word: chain::shard_index's word_tokens for a
-// shard, and the phased sweeps' grouping of the whole corpus under a count combiner
-// (phased_unit.cpp).
+// shard, the phased sweeps' grouping of the whole corpus under a count combiner
+// (phased_unit.cpp), and topic_counts' of the whole corpus under several processes.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,15 @@
 #include "butterfly/lda/chain.hpp"
 
 namespace butterfly::lda {
+
+// Where each of V words' tokens start once grouped by word (V + 1: each word's tokens counted,
+// running sums). The words must lie in [0, V).
+inline std::vector<std::int64_t> word_offsets(span<const std::int32_t> words, std::int64_t V) {
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(V) + 1, 0);
+  for (const std::int32_t w : words) ++offsets[static_cast<std::size_t>(w) + 1];
+  for (std::size_t w = 1; w < offsets.size(); ++w) offsets[w] += offsets[w - 1];
+  return offsets;
+}
 
 // The token numbers 0 .. words.size() - 1 grouped by word, in token order within a word, each
 // word's at the places offsets gives (V + 1: each word's tokens counted, running sums): a

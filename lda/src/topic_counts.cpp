@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -66,9 +65,7 @@ topic_counts::topic_counts(const documents& docs, state topics, int num_topics,
     ++totals_[k];
   }
   if (!by_word) {
-    word_offsets_.assign(static_cast<std::size_t>(docs.vocab_size) + 1, 0);
-    for (const std::int32_t w : docs.words) ++word_offsets_[static_cast<std::size_t>(w) + 1];
-    std::partial_sum(word_offsets_.begin(), word_offsets_.end(), word_offsets_.begin());
+    word_offsets_ = word_offsets(docs.words, docs.vocab_size);
     word_tokens_ = tokens_by_word(docs.words, word_offsets_);
   }
   for (scratch* s : {&documents_, &words_}) {

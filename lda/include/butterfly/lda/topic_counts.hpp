@@ -2,8 +2,8 @@
 // training document and per word, how many of its tokens z and the pooled sweeps
 // (state::kept) give each topic, added over those S sweeps. theta and phi are their posterior
 // means, the priors times S (sweep_pool, sampler::theta_rows):
-//   theta[m,k] = (n_mk + S alpha) / (S N_m + K S alpha),  phi[w,k] = (n_wk + S beta) / (n_k + V S
-//   beta).
+//   theta[m,k] = (n_mk + S alpha) / (S N_m + K S alpha)
+//   phi[w,k] = (n_wk + S beta) / (n_k + V S beta)
 // They are sparse where theta and phi are not (a document or word has few of the K topics), so
 // butterfly-lda train writes them (io::write_topic_counts) rather than the dense matrices.
 #pragma once
