@@ -61,14 +61,15 @@ struct workspace {
   }
 };
 
-// The files of a model directory besides the checkpoint (and the temporary file of one a
-// kill interrupted): the model (its counts where it is made from z, else phi.npy and
-// theta.npy; both with --npy), topics.txt, vocab.txt, metrics.jsonl, model.json.
+// The files of a model directory besides the checkpoint: the model (its counts where it is
+// made from z, else phi.npy and theta.npy; both with --npy), topics.txt, vocab.txt,
+// metrics.jsonl, model.json. A checkpoint's temporary that a kill left is listed: the resumed
+// run's next checkpoint removes it (io::write_atomic).
 std::set<std::string> output_files(const std::string& dir) {
   std::set<std::string> names;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (name.rfind("checkpoint.bin", 0) != 0) names.insert(name);
+    if (name != "checkpoint.bin") names.insert(name);
   }
   return names;
 }

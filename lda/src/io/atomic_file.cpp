@@ -1,12 +1,15 @@
 #include "butterfly/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <streambuf>
 
@@ -85,10 +88,33 @@ int create_temporary(const std::string& path, std::string& temporary) {
   }
 }
 
+// The temporaries of `path` that a writer killed before its rename left behind
+// (path.tmp.PID.N of a process that no longer runs) are removed, so that a run resumed after
+// kill -9 in the middle of a checkpoint leaves none once it writes that file again. Another
+// live process's (or this one's: another thread may be writing) are left alone. Best effort:
+// a directory that cannot be read is left as it is, and the write goes on.
+void remove_abandoned_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string prefix = fs::path(path).filename().string() + ".tmp.";
+  std::error_code error;
+  for (fs::directory_iterator it(directory_of(path), error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    pid_t pid = 0;
+    const char* first = name.data() + prefix.size();
+    const auto [stop, status] = std::from_chars(first, name.data() + name.size(), pid);
+    if (status != std::errc() || stop == first || *stop != '.' || pid <= 0 || pid == ::getpid())
+      continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) ::unlink(it->path().c_str());
+  }
+}
+
 }  // namespace
 
 void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer,
                   survives what) {
+  remove_abandoned_temporaries(path);
   std::string temporary;
   int fd = create_temporary(path, temporary);
   try {

@@ -1,6 +1,8 @@
 #include "butterfly/io/atomic_file.hpp"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support.hpp"
 
@@ -79,4 +81,28 @@ TEST_CASE("atomic_file: failures name the path and the system error", "[io][atom
                       Catch::StartsWith(target + ": cannot rename"));
   CHECK(entries(dir.root()) == 1);
   CHECK(slurp(dir.path("occupied/keep")) == "k");
+}
+
+// kill -9 in the middle of a write leaves path.tmp.PID.N; the next write of path removes it,
+// and only it: not a running process's temporary (this one's, which another thread may be
+// writing) nor another file's.
+TEST_CASE("atomic_file: a killed writer's temporary goes at the next write", "[io][atomic]") {
+  io_test::temp_dir dir;
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) _exit(0);
+  REQUIRE(waitpid(child, nullptr, 0) == child);  // reaped: no process has this pid now
+  const std::string dead = std::to_string(child), alive = std::to_string(getpid());
+  const auto p = dir.write("out.txt", "old\n");
+  dir.write("out.txt.tmp." + dead + ".3", "half");
+  dir.write("out.txt.tmp." + alive + ".0", "another thread's");
+  dir.write("other.txt.tmp." + dead + ".0", "not out.txt's");
+  dir.write("out.txt.tmp.x", "not a temporary's name");
+  write_atomic(p, [](std::ostream& out) { out << "new\n"; });
+  CHECK(slurp(p) == "new\n");
+  CHECK_FALSE(std::filesystem::exists(dir.path("out.txt.tmp." + dead + ".3")));
+  CHECK(std::filesystem::exists(dir.path("out.txt.tmp." + alive + ".0")));
+  CHECK(std::filesystem::exists(dir.path("other.txt.tmp." + dead + ".0")));
+  CHECK(std::filesystem::exists(dir.path("out.txt.tmp.x")));
+  CHECK(entries(dir.root()) == 4);  // out.txt and the three kept
 }

@@ -22,7 +22,8 @@ enum class survives {
 // the umask); it is flushed and renamed over `path` (fsync()ed as `what` asks). If `writer`
 // throws, its exception propagates; if a step fails, a std::runtime_error names the path and
 // strerror. In both cases the temporary file is removed and `path` keeps its old content (or
-// stays absent).
+// stays absent). Temporaries of `path` left by a writer that was killed (whose process no
+// longer runs) are removed first.
 void write_atomic(const std::string& path, const std::function<void(std::ostream&)>& writer,
                   survives what = survives::kill);
 
