@@ -180,14 +180,12 @@ chain::chain(documents docs, hyperparameters h, std::uint64_t seed, sampler_opti
   for (std::int64_t m = 0; m <= part_.num_docs(); ++m)
     x.doc_offsets[m] =
         docs_.doc_offsets.empty() ? 0 : docs_.doc_offsets[part_.first_doc + m] - part_.first_token;
-  x.word_offsets.assign(static_cast<std::size_t>(V + 1), 0);
-  for (const std::int32_t w : x.words) {
-    if (w < 0 || w >= V)
-      throw std::invalid_argument("word id " + std::to_string(w) + " outside the vocabulary of " +
-                                  std::to_string(V) + " words");
-    ++x.word_offsets[static_cast<std::size_t>(w) + 1];
-  }
-  for (std::int64_t w = 0; w < V; ++w) x.word_offsets[w + 1] += x.word_offsets[w];
+  const auto outside =
+      std::find_if(x.words.begin(), x.words.end(), [V](std::int32_t w) { return w < 0 || w >= V; });
+  if (outside != x.words.end())
+    throw std::invalid_argument("word id " + std::to_string(*outside) +
+                                " outside the vocabulary of " + std::to_string(V) + " words");
+  x.word_offsets = word_offsets(x.words, V);
   x.word_tokens = tokens_by_word(x.words, x.word_offsets);
 }
 
