@@ -34,9 +34,26 @@ struct token_range {
 
 topic_counts::topic_counts(const documents& docs, state topics, int num_topics,
                            const chain::shard_index* by_word)
-    : docs_(docs), topics_(std::move(topics)), K_(num_topics), by_word_(by_word) {
-  const std::vector<std::int32_t>& z = topics_.z;
-  const std::vector<std::uint16_t>& kept = topics_.kept;
+    : docs_(docs),
+      topics_(std::move(topics)),
+      z_(topics_.z.data(), topics_.z.size()),
+      kept_(topics_.kept.data(), topics_.kept.size()),
+      K_(num_topics),
+      by_word_(by_word) {
+  check_and_total();
+}
+
+topic_counts::topic_counts(const documents& docs, span<const std::int32_t> z,
+                           span<const std::uint16_t> kept, int num_topics,
+                           const chain::shard_index* by_word)
+    : docs_(docs), z_(z), kept_(kept), K_(num_topics), by_word_(by_word) {
+  check_and_total();
+}
+
+void topic_counts::check_and_total() {
+  const documents& docs = docs_;
+  const span<const std::int32_t> z = z_;
+  const span<const std::uint16_t> kept = kept_;
   const auto N = static_cast<std::size_t>(docs.num_tokens());
   if (K_ < 1) invalid("num_topics " + std::to_string(K_) + " < 1");
   if (z.size() != N)
@@ -46,10 +63,10 @@ topic_counts::topic_counts(const documents& docs, state topics, int num_topics,
             std::to_string(N) + " tokens");
   if (N > std::numeric_limits<std::uint32_t>::max())
     invalid("more than 2^32 - 1 tokens (" + std::to_string(N) + ")");
-  if (by_word && (by_word->word_tokens.size() != N ||
-                  by_word->word_offsets.size() != static_cast<std::size_t>(docs.vocab_size) + 1))
-    invalid("by_word groups " + std::to_string(by_word->word_tokens.size()) + " tokens of " +
-            std::to_string(by_word->word_offsets.size()) + " - 1 words, not the documents' " +
+  if (by_word_ && (by_word_->word_tokens.size() != N ||
+                  by_word_->word_offsets.size() != static_cast<std::size_t>(docs.vocab_size) + 1))
+    invalid("by_word groups " + std::to_string(by_word_->word_tokens.size()) + " tokens of " +
+            std::to_string(by_word_->word_offsets.size()) + " - 1 words, not the documents' " +
             std::to_string(N) + " of " + std::to_string(docs.vocab_size));
   sweeps_ = 1 + static_cast<int>(N == 0 ? 0 : kept.size() / N);
   totals_.assign(static_cast<std::size_t>(K_), 0);
@@ -64,7 +81,7 @@ topic_counts::topic_counts(const documents& docs, state topics, int num_topics,
               ")");
     ++totals_[k];
   }
-  if (!by_word) {
+  if (!by_word_) {
     word_offsets_ = word_offsets(docs.words, docs.vocab_size);
     word_tokens_ = tokens_by_word(docs.words, word_offsets_);
   }
@@ -78,8 +95,8 @@ topic_counts::topic_counts(const documents& docs, state topics, int num_topics,
 // of one kind of row.
 template <class Tokens>
 void topic_counts::row(Tokens tokens, scratch& s, std::vector<io::topic_count>& out) const {
-  const std::vector<std::int32_t>& z = topics_.z;
-  const std::vector<std::uint16_t>& kept = topics_.kept;
+  const span<const std::int32_t> z = z_;
+  const span<const std::uint16_t> kept = kept_;
   const std::size_t N = z.size();
   const auto add = [&](std::int32_t k) {
     if (s.counts[static_cast<std::size_t>(k)]++ == 0)

@@ -106,6 +106,20 @@ TEST_CASE("topic_counts: sizes and topics that do not fit are refused, naming th
   CHECK_THROWS_WITH(lda::topic_counts(d.view(), topics({0, 2, 1}, {}), 2),
                     Catch::Contains("z holds topic 2"));
   CHECK_THROWS_WITH(lda::topic_counts(d.view(), topics(z, {}), 0), Catch::Contains("num_topics 0"));
+  // Read where they are: the same rows and the same checks.
+  const std::vector<std::uint16_t> kept = {1, 1, 0}, short_kept = {1, 1};
+  lda::topic_counts viewed(d.view(), {z.data(), z.size()}, {kept.data(), kept.size()}, 2);
+  std::vector<io::topic_count> viewed_row;
+  viewed.document_row(0, viewed_row);
+  REQUIRE(viewed_row.size() == row.size());
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    CHECK(viewed_row[i].topic == row[i].topic);
+    CHECK(viewed_row[i].count == row[i].count);
+  }
+  CHECK(viewed.topic_totals() == n.topic_totals());
+  CHECK_THROWS_WITH(
+      lda::topic_counts(d.view(), {z.data(), z.size()}, {short_kept.data(), short_kept.size()}, 2),
+      Catch::Contains("kept has 2 topics"));
   // A grouping by word of other documents.
   const lda::chain other(d.view(), {2, 0.1, 0.01}, 1, {});
   lda::document_set e = d;

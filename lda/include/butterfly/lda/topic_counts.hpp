@@ -26,6 +26,10 @@ class topic_counts {
   // the sizes or a topic do not fit K = num_topics.
   topic_counts(const documents& docs, state topics, int num_topics,
                const chain::shard_index* by_word = nullptr);
+  // The same from z and kept read where they are (a trainer's own state, trainer::counts()),
+  // not copied: they must outlive the object and stay as they are.
+  topic_counts(const documents& docs, span<const std::int32_t> z, span<const std::uint16_t> kept,
+               int num_topics, const chain::shard_index* by_word = nullptr);
 
   int num_topics() const { return K_; }
   int sweeps() const { return sweeps_; }  // S: z's and the kept ones
@@ -46,11 +50,14 @@ class topic_counts {
     std::vector<io::topic_count> up;    // the row's pairs, topic up
     std::vector<std::int64_t> starts;   // of each count in the row, for the counting sort
   };
+  void check_and_total();  // the arguments checked, totals_ and the grouping by word made
   template <class Tokens>
   void row(Tokens tokens, scratch& s, std::vector<io::topic_count>& out) const;
 
   documents docs_;
-  state topics_;
+  state topics_;  // what z_ and kept_ view, where given by value
+  span<const std::int32_t> z_;
+  span<const std::uint16_t> kept_;
   int K_, sweeps_;
   std::vector<std::int64_t> totals_;
   // The tokens grouped by word: the caller's, or word_offsets_ (V + 1) and word_tokens_ (N).

@@ -101,7 +101,8 @@ class trainer {
   };
   model_rows model();
   // On the root, the counts of the training tokens' z and pooled sweeps (nothing elsewhere):
-  // the model, where it is made from z (model_from_z). Every process calls it.
+  // the model, where it is made from z (model_from_z). Every process calls it. In one process
+  // they read the trainer's z and kept sweeps where they are: use them before the next step().
   std::optional<topic_counts> counts() const;
   // The held-out documents' 0-based ids in the corpus (empty without a holdout).
   const std::vector<std::int64_t>& heldout_ids() const { return split_.test_ids; }
