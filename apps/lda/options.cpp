@@ -171,14 +171,13 @@ void add_train_options(CLI::App& cmd, train_args& a) {
       cmd.add_option("--phased-sweeps", a.run.phased_sweeps,
                      "with --estimator collapsed: its first N sweeps (after --burn-in) drawn as "
                      "--estimator phased draws them (O(1) per token from the start), the rest by "
-                     "its own sweep. Default: " +
+                     "its own sweep. Default, where the training documents number at least "
+                     "--topics: " +
                          std::to_string(lda::long_document_phased_sweeps) +
-                         " where the training documents average at least " +
-                         std::to_string(lda::phased_from_length) +
-                         " tokens and number at least --topics, " +
+                         " where they average at least " +
+                         std::to_string(lda::phased_from_length) + " tokens, else " +
                          std::to_string(lda::short_document_phased_sweeps) +
-                         " where shorter and at least " +
-                         std::to_string(lda::short_phased_per_topic) + " per topic, else 0")
+                         "; 0 with fewer documents")
           ->type_name("N")
           ->check(CLI::Range(0u, 1u << 24));
   CLI::Option* subgroups =

@@ -217,7 +217,7 @@ TEST_CASE("lda: the trainer's sweep blocks: 16 below 4 documents per topic where
 
 TEST_CASE(
     "lda: the trainer's phased sweeps: 50 of collapsed's where the documents average "
-    "phased_from_length tokens and number at least K, 10 where shorter and at least 2 K, else none",
+    "phased_from_length tokens, 10 where shorter, both where they number at least K, else none",
     "[lda][chain]") {
   const std::int64_t L = lda::phased_from_length;
   CHECK(lda::long_document_phased_sweeps == 50u);
@@ -225,11 +225,10 @@ TEST_CASE(
   CHECK(lda::default_phased_sweeps(40, 40 * L, 10) == 50u);
   CHECK(lda::default_phased_sweeps(10, 10 * L, 10) == 50u);
   CHECK(lda::default_phased_sweeps(9, 9 * L, 10) == 0u);
-  CHECK(lda::short_phased_per_topic == 2);
   CHECK(lda::default_phased_sweeps(40, 40 * L - 1, 10) == 10u);
-  CHECK(lda::default_phased_sweeps(20, 20, 10) == 10u);
-  CHECK(lda::default_phased_sweeps(19, 19, 10) == 0u);
-  CHECK(lda::default_phased_sweeps(10, 10 * L - 1, 10) == 0u);
+  CHECK(lda::default_phased_sweeps(10, 10, 10) == 10u);
+  CHECK(lda::default_phased_sweeps(10, 10 * L - 1, 10) == 10u);
+  CHECK(lda::default_phased_sweeps(9, 9, 10) == 0u);
   CHECK(lda::default_phased_sweeps(0, 0, 1) == 0u);
   lda::training_options o;
   o.hyper.num_topics = 10;

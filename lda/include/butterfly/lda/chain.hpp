@@ -181,9 +181,8 @@ inline constexpr std::int64_t few_documents_per_topic = 4;
 
 // The sampler_options::phased_sweeps of butterfly-lda train and butterfly.LDA for collapsed,
 // unless given, on a training corpus of num_docs documents, num_tokens tokens and K =
-// num_topics: 50 where the documents average at least phased_from_length tokens (long
-// documents) and number at least K; 10 where they are shorter and number at least
-// short_phased_per_topic K; else 0. Why (2
+// num_topics, where the documents number at least K: 50 where they average at least
+// phased_from_length tokens (long documents), 10 where they are shorter; else 0. Why (2
 // threads, against WarpLDA the same hour, bench/RESULTS.md): collapsed's first sweeps pay per
 // token for the topics a document and a word start with, where phased's cost O(1) per token
 // from the start but settle higher (nips17 K = 1000: 1,181.9 after 800 of them, collapsed
@@ -197,15 +196,15 @@ inline constexpr std::int64_t few_documents_per_topic = 4;
 // within -1.0 % to +0.3 % of collapsed alone's. With few documents per topic the phases leave
 // the chain where collapsed's sweeps are slow to leave: nips17 at K = 10,000 (0.2 per topic, 50
 // sweeps) 1,239.4 after 150 iterations (41.3 s) against collapsed alone's 1,217.8 after 60
-// (30.0 s); 20news at K = 10,000 (1.7 per topic, 10 sweeps) 1,180.7 after 60 against 1,169.4,
-// where ap at K = 1000 (2.0 per topic) gains from them. The thresholds sit between the values
-// measured: length between 243 and 1,321 tokens, short documents per topic between 1.7 and 2.0.
+// (30.0 s); 20news at K = 10,000 (1.7 per topic, 10 sweeps) 1.0-1.3 % above collapsed alone
+// after 55-60 iterations but 0.15 % after 200 (1,090.7 against 1,089.0, in 0.94x the time) and
+// sooner to WarpLDA's perplexities. The thresholds sit between the values measured: length
+// between 243 and 1,321 tokens, documents per topic between 0.2 and 1.7.
 // A number of sweeps, not a share of the run: z at iteration i is the same for a run of any
 // length.
 inline constexpr std::uint32_t phased_from_length = 400;
 inline constexpr std::uint32_t long_document_phased_sweeps = 50;
 inline constexpr std::uint32_t short_document_phased_sweeps = 10;
-inline constexpr std::int64_t short_phased_per_topic = 2;
 std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
