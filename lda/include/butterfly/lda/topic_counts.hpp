@@ -30,6 +30,11 @@ class topic_counts {
   // not copied: they must outlive the object and stay as they are.
   topic_counts(const documents& docs, span<const std::int32_t> z, span<const std::uint16_t> kept,
                int num_topics, const chain::shard_index* by_word = nullptr);
+  // Moved, the views follow the vectors' buffers; a copy would view the original's.
+  topic_counts(topic_counts&&) = default;
+  topic_counts& operator=(topic_counts&&) = default;
+  topic_counts(const topic_counts&) = delete;
+  topic_counts& operator=(const topic_counts&) = delete;
 
   int num_topics() const { return K_; }
   int sweeps() const { return sweeps_; }  // S: z's and the kept ones
