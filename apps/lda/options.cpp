@@ -176,8 +176,10 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                          std::to_string(lda::long_document_phased_sweeps) +
                          " where they average at least " +
                          std::to_string(lda::phased_from_length) + " tokens, else " +
-                         std::to_string(lda::short_document_phased_sweeps) +
-                         "; 0 with fewer documents")
+                         std::to_string(lda::short_document_phased_sweeps) + " (" +
+                         std::to_string(2 * lda::short_document_phased_sweeps) + " from --topics " +
+                         std::to_string(lda::more_phased_from_topics) +
+                         "); 0 with fewer documents")
           ->type_name("N")
           ->check(CLI::Range(0u, 1u << 24));
   CLI::Option* subgroups =

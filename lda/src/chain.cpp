@@ -84,8 +84,9 @@ const char* estimator_name(estimator e) {
 std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens,
                                     int num_topics) {
   if (num_docs < num_topics || num_docs == 0) return 0;
-  return num_tokens >= std::int64_t{phased_from_length} * num_docs ? long_document_phased_sweeps
-                                                                  : short_document_phased_sweeps;
+  if (num_tokens >= std::int64_t{phased_from_length} * num_docs) return long_document_phased_sweeps;
+  return num_topics >= more_phased_from_topics ? 2 * short_document_phased_sweeps
+                                               : short_document_phased_sweeps;
 }
 
 std::uint32_t default_start_topics(std::int64_t num_docs, int num_topics) {

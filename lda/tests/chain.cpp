@@ -217,7 +217,8 @@ TEST_CASE("lda: the trainer's sweep blocks: 16 below 4 documents per topic where
 
 TEST_CASE(
     "lda: the trainer's phased sweeps: 50 of collapsed's where the documents average "
-    "phased_from_length tokens, 10 where shorter, both where they number at least K, else none",
+    "phased_from_length tokens, 10 where shorter (20 from K = more_phased_from_topics), both "
+    "where they number at least K, else none",
     "[lda][chain]") {
   const std::int64_t L = lda::phased_from_length;
   CHECK(lda::long_document_phased_sweeps == 50u);
@@ -230,6 +231,13 @@ TEST_CASE(
   CHECK(lda::default_phased_sweeps(10, 10 * L - 1, 10) == 10u);
   CHECK(lda::default_phased_sweeps(9, 9, 10) == 0u);
   CHECK(lda::default_phased_sweeps(0, 0, 1) == 0u);
+  // From more_phased_from_topics topics short documents take 20, long ones still 50.
+  const int big = lda::more_phased_from_topics;
+  CHECK(big == 4096);
+  CHECK(lda::default_phased_sweeps(big, big, big) == 20u);
+  CHECK(lda::default_phased_sweeps(big, big, big - 1) == 10u);
+  CHECK(lda::default_phased_sweeps(big, big * L, big) == 50u);
+  CHECK(lda::default_phased_sweeps(big - 1, big - 1, big) == 0u);
   lda::training_options o;
   o.hyper.num_topics = 10;
   CHECK(o.estimator == lda::estimator::collapsed);

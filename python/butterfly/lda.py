@@ -88,9 +88,9 @@ class LDA:
       phased_sweeps     with estimator="collapsed": its first this many sweeps drawn as
                         estimator="phased" draws them (O(1) per token from the start), the rest
                         by its own sweep (--phased-sweeps; None = the CLI's
-                        default: 50 where the documents average at least 400 tokens and
-                        number at least n_components, 10 where shorter and at least 2 per
-                        topic, else 0)
+                        default: 50 where the documents average at least 400 tokens, 10
+                        where shorter (20 from n_components = 4096), both where they number
+                        at least n_components, else 0)
       subgroup_from     with estimator="collapsed": documents of at least this many tokens are
                         swept by a subgroup each (a warp on a GPU, vector lanes on the host), the
                         others by a thread each (--subgroup-from; 0 = the backend's default: 1024

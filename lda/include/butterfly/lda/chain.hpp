@@ -182,7 +182,8 @@ inline constexpr std::int64_t few_documents_per_topic = 4;
 // The sampler_options::phased_sweeps of butterfly-lda train and butterfly.LDA for collapsed,
 // unless given, on a training corpus of num_docs documents, num_tokens tokens and K =
 // num_topics, where the documents number at least K: 50 where they average at least
-// phased_from_length tokens (long documents), 10 where they are shorter; else 0. Why (2
+// phased_from_length tokens (long documents), 10 where they are shorter (20 from K =
+// more_phased_from_topics); else 0. Why (2
 // threads, against WarpLDA the same hour, bench/RESULTS.md): collapsed's first sweeps pay per
 // token for the topics a document and a word start with, where phased's cost O(1) per token
 // from the start but settle higher (nips17 K = 1000: 1,181.9 after 800 of them, collapsed
@@ -198,13 +199,20 @@ inline constexpr std::int64_t few_documents_per_topic = 4;
 // sweeps) 1,239.4 after 150 iterations (41.3 s) against collapsed alone's 1,217.8 after 60
 // (30.0 s); 20news at K = 10,000 (1.7 per topic, 10 sweeps) 1.0-1.3 % above collapsed alone
 // after 55-60 iterations but 0.15 % after 200 (1,090.7 against 1,089.0, in 0.94x the time) and
-// sooner to WarpLDA's perplexities. The thresholds sit between the values measured: length
-// between 243 and 1,321 tokens, documents per topic between 0.2 and 1.7.
+// sooner to WarpLDA's perplexities. At K = 10,000 10 are too few on short documents: their
+// documents and words still hold many topics, so collapsed's first sweeps cost 9x a phased
+// one (3.6-4.3x at K = 1000), and 20news was above WarpLDA's curve at 5.0-5.9 s (+23.5 at
+// 5.0 s); with 20 it is below it from 5 s (within the noise at 5.0-5.1 s), 0.37 % higher after
+// 200 iterations (1,094.7 against 1,090.7). The training likelihood of wiki-lead at K = 10,000
+// agrees; at K = 1000 20 gain nothing (20news) or lose (ap). The thresholds sit between the
+// values measured: length between 243 and 1,321 tokens, documents per topic between 0.2 and
+// 1.7, K between 1000 and 10,000.
 // A number of sweeps, not a share of the run: z at iteration i is the same for a run of any
 // length.
 inline constexpr std::uint32_t phased_from_length = 400;
 inline constexpr std::uint32_t long_document_phased_sweeps = 50;
 inline constexpr std::uint32_t short_document_phased_sweeps = 10;
+inline constexpr int more_phased_from_topics = 4096;
 std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
