@@ -177,7 +177,8 @@ void add_train_options(CLI::App& cmd, train_args& a) {
                          " where they average at least " +
                          std::to_string(lda::phased_from_length) + " tokens, else " +
                          std::to_string(lda::short_document_phased_sweeps) + " (" +
-                         std::to_string(2 * lda::short_document_phased_sweeps) + " from --topics " +
+                         std::to_string(lda::many_topics_short_document_phased_sweeps) +
+                         " from --topics " +
                          std::to_string(lda::more_phased_from_topics) +
                          "); 0 with fewer documents")
           ->type_name("N")

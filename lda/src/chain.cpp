@@ -85,7 +85,7 @@ std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_toke
                                     int num_topics) {
   if (num_docs < num_topics || num_docs == 0) return 0;
   if (num_tokens >= std::int64_t{phased_from_length} * num_docs) return long_document_phased_sweeps;
-  return num_topics >= more_phased_from_topics ? 2 * short_document_phased_sweeps
+  return num_topics >= more_phased_from_topics ? many_topics_short_document_phased_sweeps
                                                : short_document_phased_sweeps;
 }
 

@@ -234,6 +234,7 @@ TEST_CASE(
   // From more_phased_from_topics topics short documents take 20, long ones still 50.
   const int big = lda::more_phased_from_topics;
   CHECK(big == 4096);
+  CHECK(lda::many_topics_short_document_phased_sweeps == 20u);
   CHECK(lda::default_phased_sweeps(big, big, big) == 20u);
   CHECK(lda::default_phased_sweeps(big, big, big - 1) == 10u);
   CHECK(lda::default_phased_sweeps(big, big * L, big) == 50u);

@@ -213,6 +213,7 @@ inline constexpr std::uint32_t phased_from_length = 400;
 inline constexpr std::uint32_t long_document_phased_sweeps = 50;
 inline constexpr std::uint32_t short_document_phased_sweeps = 10;
 inline constexpr int more_phased_from_topics = 4096;
+inline constexpr std::uint32_t many_topics_short_document_phased_sweeps = 20;
 std::uint32_t default_phased_sweeps(std::int64_t num_docs, std::int64_t num_tokens, int num_topics);
 
 // The start_topics of butterfly-lda train and butterfly.LDA unless one is given, for a
