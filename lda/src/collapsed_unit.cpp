@@ -84,7 +84,7 @@ collapsed_unit::collapsed_unit(const context& x, bool lists, bool slots)
       likelihood_counts_(executor(), a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * a_.K)),
       likelihood_rows_(executor(), likelihood_counts_.size()),
       likelihood_bits_(executor(),
-                       a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * steps::set_words(a_.K))),
+                       a_.holds ? 0 : size_of(likelihood_blocks_of(c_) * steps::slot_words(a_.K))),
       word_gaps_(executor(), a_.holds ? 0 : size_of(c_.docs().vocab_size)),
       list_places_(lists ? word_list_places(c_) : std::vector<std::int64_t>(1, 0)),
       list_offsets_(executor(), list_places_.data(), list_places_.size()),

@@ -105,7 +105,7 @@ class collapsed_unit : public mean_unit {
   state_array<std::int32_t> doc_counts_, picks_;
   state_array<double> weights_;
   state_array<std::uint64_t> doc_bits_;
-  // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a topic set per
+  // Where !holds: likelihood_blocks' scratch rows (K counts, K floats, a slot's topic set per
   // block of documents) and the words' gaps (word_gaps).
   state_array<std::int32_t> likelihood_counts_;
   state_array<float> likelihood_rows_;

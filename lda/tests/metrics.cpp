@@ -101,6 +101,32 @@ TEST_CASE(
   CHECK(library == Approx(chain.log_likelihood(s)).epsilon(1e-12));
 }
 
+// Above 64 set words (K > 4096) a word's set stores only its nonempty words, with a mask of two
+// words here, and the sum finds each topic of both by its stored word's rank: against the dense
+// sum after collapsed's sweeps and right after phased ones (each token's topic moved by the
+// word and document phases, the word tables rebuilt from z).
+TEST_CASE(
+    "lda metrics: at K > 4096 the log-likelihood of a chain that holds only z equals a "
+    "long-double recomputation",
+    "[lda][metrics]") {
+  const int K = 4200;
+  const auto c = make_synthetic(K, 300, 60, 80, 0.02, 0.05, 23);
+  for (const std::uint32_t phased : {0u, 3u}) {
+    lda::sampler_options o{algorithm::butterfly, 0, lda::estimator::collapsed};
+    o.phased_sweeps = phased;
+    lda::chain chain(c.docs.view(), {K, 0.02, 0.05}, 5, o);
+    lda::sampler smp(chain);
+    for (int i = 0; i < 3; ++i) smp.iterate();
+    REQUIRE_FALSE(smp.holds_model());
+    const double library = lda::ordered_sum(smp.log_likelihood_partials());
+    const lda::state& s = smp.current();
+    const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, K);
+    INFO("phased sweeps " << phased << ": library " << library << ", here "
+                          << static_cast<double>(here));
+    CHECK(library == Approx(static_cast<double>(here)).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("lda metrics: document-completion perplexity of a hand-worked case", "[lda][metrics]") {
   // Words 0 and 1 belong to topic 0 only, words 2 and 3 to topic 1 only, so fold-in's z are
   // determined by the words and theta_est = (alpha + n_k) / (L + K alpha) exactly.

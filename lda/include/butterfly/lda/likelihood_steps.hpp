@@ -40,15 +40,15 @@ namespace butterfly::lda::steps {
 // except at w's topics (above it there, word_gaps sums by how much), so
 //   dot = theta0 sum(prior row) + sum over the document's topics (theta_k - theta0) prior_k
 //       + theta0 gap_w + sum over the topics of both (theta_k - theta0) (phi_wk - prior_k),
-// the first line once per document, the second per token in O(K / 64 + the topics of both)
-// from the two topic sets, as the sweep finds X's topics (collapsed.hpp), instead of O(K)
-// or O(w's topics). Every term is at least 0. Departure from the held arrays' sum (the same
-// value, other roundings: within 1e-12 relative, lda/tests/metrics.cpp); the same bits on
-// every backend. The log is lda/portable_math.hpp's (glibc's differs between machines in
-// the last bit, a GPU's libm from both); dot is at least K floor^2, a normal double, within
-// its domain. A token of the same word as the token before it in its document (the UCI and
-// LDA-C readers put a document's tokens of one word together) adds the same log again,
-// computed once: the same bits, half the dots on 20news.
+// the first line once per document, the second per token in O(the set words both have
+// topics in + the topics of both) from the two topic sets, as the sweep finds X's topics
+// (collapsed.hpp's for_each_topic_of_both), instead of O(K) or O(w's topics). Every term is at
+// least 0. Departure from the held arrays' sum (the same value, other roundings: within 1e-12
+// relative, lda/tests/metrics.cpp); the same bits on every backend. The log is
+// lda/portable_math.hpp's (glibc's differs between machines in the last bit, a GPU's libm from
+// both); dot is at least K floor^2, a normal double, within its domain. A token of the same word as
+// the token before it in its document (the UCI and LDA-C readers put a document's tokens of one
+// word together) adds the same log again, computed once: the same bits, half the dots on 20news.
 struct likelihood_blocks {
   const std::int64_t* offsets;  // the shard's, from 0
   const std::int32_t* words;    // the shard's
@@ -58,7 +58,7 @@ struct likelihood_blocks {
   std::int64_t docs, block;
   double* partial;
   // With theta and phi null: z, alpha, word_buckets' entries (word_rows' out unused), the
-  // words' gaps and the scratch rows per element (K counts, K floats, set_words(K) bits).
+  // words' gaps and the scratch rows per element (K counts, K floats, slot_words(K) bits).
   const std::int32_t* z = nullptr;
   double alpha = 0.0;
   posterior_mean_words word_rows{};
@@ -83,10 +83,11 @@ struct likelihood_blocks {
       partial[b] = sum;
       return;
     }
-    const int J = set_words(K);
+    const int J = set_words(K), M = mask_words(K);
     std::int32_t* const n = counts + b * K;
     float* const prior_row = rows + b * K;
-    std::uint64_t* const set = bits + b * J;
+    std::uint64_t* const set = bits + b * slot_words(K);
+    std::uint64_t* const used = set + J;  // the set's nonempty words
     double prior_sum = 0.0;
     for (int k = 0; k < K; ++k)
       prior_sum += prior_row[k] = posterior_mean_entry(0.0, word_rows.prior, word_rows.scale[k]);
@@ -100,33 +101,29 @@ struct likelihood_blocks {
                    posterior_mean_entry(static_cast<double>(n[k]), alpha, doc_scale)) -
                static_cast<double>(theta0);
       };
-      for (int j = 0; j < J; ++j) set[j] = 0;
-      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t)
+      for (int j = 0; j < slot_words(K); ++j) set[j] = 0;
+      for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
         set[z[t] / 64] |= std::uint64_t{1} << (z[t] % 64);
+        used[z[t] / 4096] |= std::uint64_t{1} << (z[t] / 64 % 64);
+      }
       double doc_dot = static_cast<double>(theta0) * prior_sum;
-      for (int j = 0; j < J; ++j)
-        for (std::uint64_t d = set[j]; d != 0; d &= d - 1) {
-          const int k = 64 * j + detail::lowest_set_bit(d);
-          doc_dot += above_theta0(k) * static_cast<double>(prior_row[k]);
+      for (int q = 0; q < M; ++q)
+        for (std::uint64_t left = used[q]; left != 0; left &= left - 1) {
+          const int j = 64 * q + detail::lowest_set_bit(left);
+          for (std::uint64_t d = set[j]; d != 0; d &= d - 1) {
+            const int k = 64 * j + detail::lowest_set_bit(d);
+            doc_dot += above_theta0(k) * static_cast<double>(prior_row[k]);
+          }
         }
       double term = 0.0;
       for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
         const std::int64_t w = words[t];
         if (t == offsets[m] || w != words[t - 1]) {
-          const stored_set word_set = word_rows.sets.of(w);
           double dot_w = static_cast<double>(theta0) * gaps[w];
-          std::int64_t place = word_rows.entries[w];
-          for (int q = 0; q < word_rows.sets.mask_words(); ++q)
-            for (std::uint64_t left = word_set.mask[q]; left != 0; left &= left - 1) {
-              const int j = 64 * q + detail::lowest_set_bit(left);
-              const std::uint64_t ws = word_set.words[word_set.place(j)];
-              for (std::uint64_t both = set[j] & ws; both != 0; both &= both - 1) {
-                const int i = detail::lowest_set_bit(both), k = 64 * j + i;
-                dot_w +=
-                    above_theta0(k) * word_rows.above_prior(place + set_bits(ws & below(i)), k);
-              }
-              place += set_bits(ws);
-            }
+          for_each_topic_of_both(word_rows.sets, word_rows.sets.of(w), set, used,
+                                 word_rows.entries[w], [&](int k, std::int64_t p) {
+                                   dot_w += above_theta0(k) * word_rows.above_prior(p, k);
+                                 });
           term = portable::log(doc_dot + dot_w);
         }
         sum += term;
