@@ -39,6 +39,24 @@ long double log_likelihood_here(const lda::documents& d, const std::vector<float
   return ll;
 }
 
+// A chain that holds only z (collapsed's) sums its log-likelihood sparsely (likelihood_steps.hpp,
+// likelihood_blocks): after `iterations` sweeps, against the dense sum of its theta and phi, made
+// whole, in long double here and by the library.
+void check_sparse_log_likelihood(const lda::testing::synthetic_corpus& c,
+                                 const lda::hyperparameters& h, std::uint64_t seed,
+                                 const lda::sampler_options& o, int iterations) {
+  lda::chain chain(c.docs.view(), h, seed, o);
+  lda::sampler smp(chain);
+  for (int i = 0; i < iterations; ++i) smp.iterate();
+  REQUIRE_FALSE(smp.holds_model());
+  const double library = lda::ordered_sum(smp.log_likelihood_partials());
+  const lda::state& s = smp.current();
+  const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, h.num_topics);
+  INFO("library " << library << ", here " << static_cast<double>(here));
+  CHECK(library == Approx(static_cast<double>(here)).epsilon(1e-12));
+  CHECK(library == Approx(chain.log_likelihood(s)).epsilon(1e-12));
+}
+
 }  // namespace
 
 TEST_CASE("lda metrics: the log-likelihood of a hand-worked case", "[lda][metrics]") {
@@ -79,32 +97,20 @@ TEST_CASE("lda metrics: the log-likelihood of a trained state equals a long-doub
   }
 }
 
-// collapsed's sampler holds no theta or phi and sums the log-likelihood sparsely (steps.hpp,
-// likelihood_blocks): against the dense sum of its theta and phi, made whole here. K = 70, so
-// that most words have fewer topics than K.
+// K = 70, so that most words have fewer topics than K.
 TEST_CASE(
     "lda metrics: the log-likelihood of a chain that holds only z equals a long-double "
     "recomputation",
     "[lda][metrics]") {
   const int K = 70;
-  const auto c = make_synthetic(K, 120, 90, 35, 0.2, 0.05, 17);
-  lda::chain chain(c.docs.view(), {K, 0.2, 0.05}, 3,
-                   {algorithm::butterfly, 0, lda::estimator::collapsed});
-  lda::sampler smp(chain);
-  for (int i = 0; i < 4; ++i) smp.iterate();
-  REQUIRE_FALSE(smp.holds_model());
-  const double library = lda::ordered_sum(smp.log_likelihood_partials());
-  const lda::state& s = smp.current();
-  const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, K);
-  INFO("library " << library << ", here " << static_cast<double>(here));
-  CHECK(library == Approx(static_cast<double>(here)).epsilon(1e-12));
-  CHECK(library == Approx(chain.log_likelihood(s)).epsilon(1e-12));
+  check_sparse_log_likelihood(make_synthetic(K, 120, 90, 35, 0.2, 0.05, 17), {K, 0.2, 0.05}, 3,
+                              {algorithm::butterfly, 0, lda::estimator::collapsed}, 4);
 }
 
 // Above 64 set words (K > 4096) a word's set stores only its nonempty words, with a mask of two
-// words here, and the sum finds each topic of both by its stored word's rank: against the dense
-// sum after collapsed's sweeps and right after phased ones (each token's topic moved by the
-// word and document phases, the word tables rebuilt from z).
+// words here, and the sum finds each topic of both by its stored word's rank: after collapsed's
+// sweeps and right after phased ones (each token's topic moved by the word and document phases,
+// the word tables rebuilt from z).
 TEST_CASE(
     "lda metrics: at K > 4096 the log-likelihood of a chain that holds only z equals a "
     "long-double recomputation",
@@ -112,18 +118,10 @@ TEST_CASE(
   const int K = 4200;
   const auto c = make_synthetic(K, 300, 60, 80, 0.02, 0.05, 23);
   for (const std::uint32_t phased : {0u, 3u}) {
+    INFO("phased sweeps " << phased);
     lda::sampler_options o{algorithm::butterfly, 0, lda::estimator::collapsed};
     o.phased_sweeps = phased;
-    lda::chain chain(c.docs.view(), {K, 0.02, 0.05}, 5, o);
-    lda::sampler smp(chain);
-    for (int i = 0; i < 3; ++i) smp.iterate();
-    REQUIRE_FALSE(smp.holds_model());
-    const double library = lda::ordered_sum(smp.log_likelihood_partials());
-    const lda::state& s = smp.current();
-    const long double here = log_likelihood_here(c.docs.view(), s.theta, s.phi, K);
-    INFO("phased sweeps " << phased << ": library " << library << ", here "
-                          << static_cast<double>(here));
-    CHECK(library == Approx(static_cast<double>(here)).epsilon(1e-12));
+    check_sparse_log_likelihood(c, {K, 0.02, 0.05}, 5, o, 3);
   }
 }
 

@@ -57,8 +57,8 @@ template <class F>
 BUTTERFLY_FN void for_each_topic_of_both(const word_sets& ws, const stored_set& word_set,
                                          const std::uint64_t* set, const std::uint64_t* used,
                                          std::int64_t at, F&& f) {
-  // Locals: f's stores (int and double) could alias ws's K and the set's fields, which
-  // would reload them for every set word.
+  // Locals, as the sweep's X keeps them: a store of f's through a pointer could alias ws's K
+  // and the set's fields, which would then be reloaded for every set word.
   const int M = ws.mask_words();
   const bool all_dense = ws.all_dense();
   const std::uint64_t* const word_mask = word_set.mask;
