@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# The GPU runbook, in phases that each fit one command of a lent GPU machine (one NVIDIA H100
-# or H200, 16 cores, no packages, no network; 30 minutes of lease, commands of at most 10
-# minutes, at most 8 files of 16 MiB handed back from $OUT).
+# The GPU runbook, in phases that fit one lease of a lent GPU machine (one NVIDIA H100 or H200,
+# 16 cores, no packages, no network; 15 minutes of device time per task, its start and idle
+# waits counted; commands of at most 10 minutes; at most 8 files of 16 MiB handed back from $OUT).
 #
 #   bench/gpu/run.sh prepare   here (Debian 12, ../shared beside the checkout): `apt-get
 #                              download`s the .debs the build needs that the GPU machine lacks
 #                              and copies the wiki-lead and ap corpora into bench/gpu/kit/
 #                              (git-ignored, ~26 MiB); carry that folder with the checkout
-#   bench/gpu/run.sh PHASE [--emulated]   PHASE is one of
+#   bench/gpu/run.sh PHASE... [--emulated]   one or more of these, run in the order given
 #     build    unpack the kit (dpkg -x), configure BACKEND=cuda for sm_90 (the backend's tests,
 #              apps, benchmarks; ninja if present) and build it; the register-cap trees (CAPS)
 #              build beside it, and what they have not finished when the phase's time runs
-#              out `profile` finishes
+#              out `profile` finishes. A tree already built is only brought up to date.
 #     test     ctest -j8 on that build (a skipped test fails it); compute-sanitizer memcheck,
 #              initcheck and synccheck on the device conformance tests (not racecheck: no
 #              kernel uses shared memory)
@@ -30,18 +30,22 @@
 #   every landing on its device-emulation tree (.ci/run: BUTTERFLY_GPU_TREE, and only the
 #   device-emulation tests, which its workflow has not just run: BUTTERFLY_GPU_CTEST_ARGS).
 #
-# On a lent machine, one command per phase, carrying bench/gpu/kit:
-#   bench/gpu/run.sh build   then   test   then   measure   then   profile
-# Each phase runs under its own timeout (8 minutes; under --emulated, on 2 cores, the build gets
-# 30, the whole test suite 20 and the others 10) and reuses the build trees if they are there,
-# so a later command may run `measure` alone. Everything is made under /tmp, never in the
-# checkout: the build trees and a state folder that keeps every phase's logs and results across
-# commands.
+# On a lent machine, two commands, carrying bench/gpu/kit, the second at once after the first
+# (a machine idle for 30 s goes back, and with it /tmp):
+#   bench/gpu/run.sh build test measure     (the device tool's timeout_s 540)
+#   bench/gpu/run.sh build profile          (timeout_s 300; build is a no-op on a warm machine;
+#                                            on a fresh one it builds again, about a minute)
+# On a GPU each phase runs under its own timeout, sized so that both commands and the machine's
+# start fit the 15 minutes (phase_limit below); a step the limit stops, or one that finds no time
+# left, is reported as such, and the phase can be run again alone. Under --emulated, on 2 cores,
+# the build gets 30 minutes, the whole test suite 20 and the others 10. Everything is made under
+# /tmp, never in the checkout: the build trees and a state folder that keeps every phase's logs
+# and results across commands.
 # After every phase, also a failed or timed-out one (and on any exit), the whole state is packed
 # into $OUT as at most 4 files: summary.md (each prediction of bench/gpu/predictions.tsv
-# beside its measurement, the steps with their failures, the log's tail), results.tar.gz
-# (every log, JSON, CSV and ncu report; trimmed to stay under 16 MiB) and, where matplotlib
-# is there, Figure 3's two PNGs. The exit status is non-zero when any step failed.
+# beside its measurement, the steps with their failures and seconds, the log's tail),
+# results.tar.gz (every log, JSON, CSV and ncu report; trimmed to stay under 16 MiB) and, where
+# matplotlib is there, Figure 3's two PNGs. The exit status is non-zero when any step failed.
 #
 # Environment:
 #   OUT                          where the packed files go (default $BUTTERFLY_GPU_WORK/out)
@@ -67,7 +71,8 @@ kit=$root/bench/gpu/kit
 export PATH=/usr/local/cuda/bin:$PATH
 
 usage() {
-  echo "usage: bench/gpu/run.sh prepare | bench/gpu/run.sh build|test|measure|profile|all [--emulated]" >&2
+  echo "usage: bench/gpu/run.sh prepare | bench/gpu/run.sh all [--emulated] |" \
+    "bench/gpu/run.sh PHASE... [--emulated] (PHASE: build, test, measure or profile)" >&2
   exit 2
 }
 
@@ -76,16 +81,22 @@ usage() {
 cmd=${1:-}
 [[ -n $cmd ]] || usage
 shift
+phases=()
 case $cmd in
   _phase | _run) mode=${BUTTERFLY_GPU_MODE:?} ;;
   prepare) mode=gpu ;;
   build | test | measure | profile | all)
     mode=gpu
-    case ${1:-} in
-      --emulated) mode=emulated ;;
-      "") ;;
-      *) usage ;;
-    esac
+    phases=("$cmd")
+    for a in "$@"; do
+      case $a in
+        --emulated) mode=emulated ;;
+        build | test | measure | profile) [[ $cmd != all ]] || usage; phases+=("$a") ;;
+        *) usage ;;
+      esac
+    done
+    [[ $cmd == all ]] && phases=(build test measure profile)
+    cmd=phases
     ;;
   *) usage ;;
 esac
@@ -108,7 +119,7 @@ if emulated; then
   export BUTTERFLY_BENCH_CORPUS=${BUTTERFLY_BENCH_CORPUS:-ap} BUTTERFLY_BENCH_DOCS=${BUTTERFLY_BENCH_DOCS:-64}
   draw_K='(16|240)' paper_K='(16|240)' bench_args=(--benchmark_min_time=0.01)
 else
-  draw_K='[0-9]+' paper_K='(16|48|80|112|144|176|208|240)' bench_args=()
+  draw_K='[0-9]+' paper_K='(16|48|80|112|144|176|208|240)' bench_args=(--benchmark_min_time=0.2)
 fi
 
 # ---- prepare (here) -------------------------------------------------------------------------
@@ -523,11 +534,16 @@ run_phase_inner() {
   return "$failed"
 }
 
-# 8 minutes on a GPU machine. On the emulated device, 2 cores: a build from scratch takes 6-9
-# minutes and the whole backend suite 4-8 (its collapsed chi-square test alone 3).
+# On a GPU machine the two commands of a lease (the header) and the machine's start fit its 15
+# minutes: build 120 s (the whole tree from scratch is 4.3 CPU-minutes, 2 min 20 s on 2 cores
+# here: about a minute on 16), test 180, measure 150 (each benchmark 0.2 s: the kernels take
+# milliseconds) and profile 150, each with 20 s to stop in: the first command at most 510 s, the
+# second 170 s on a warm machine. On the emulated device, 2 cores: a
+# build from scratch takes 6-9 minutes and the whole backend suite 4-8 (its collapsed
+# chi-square test alone 3).
 phase_limit() {
   if [[ -n ${BUTTERFLY_GPU_PHASE_SECONDS:-} ]]; then echo "$BUTTERFLY_GPU_PHASE_SECONDS"
-  elif ! emulated; then echo 480
+  elif ! emulated; then case $1 in build) echo 120 ;; test) echo 180 ;; *) echo 150 ;; esac
   else case $1 in build) echo 1800 ;; test) echo 1200 ;; *) echo 600 ;; esac; fi
 }
 
@@ -598,9 +614,7 @@ exec > >(tee -a "$state/run.log") 2>&1
 trap pack EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
-say "run.sh $cmd ($mode): work in $work, results packed into $out"
-phases=("$cmd")
-[[ $cmd == all ]] && phases=(build test measure profile)
+say "run.sh ${phases[*]} ($mode): work in $work, results packed into $out"
 failed=0
 for phase in "${phases[@]}"; do
   limit=$(phase_limit "$phase")
