@@ -46,37 +46,44 @@ namespace butterfly::lda::steps {
 // nonempty words (bit j: a topic in 64 j .. 64 j + 63), as word_sets' mask is of a word's.
 BUTTERFLY_FN int slot_words(int K) { return set_words(K) + mask_words(K); }
 
-// The topics both a document and a word have, in topic order: f(k, p) for each, p its place among
-// word_buckets' entries (from `at`, the word's first). The document is a slot's set and its
-// nonempty words (`used`); only the set words where both have topics are read (the word's mask
-// marks its nonempty ones; where every set is dense, an empty set word reads as zero, so no mask is
-// read), each topic's entry by its stored word's rank. The log-likelihood's sparse dot
-// (likelihood_steps.hpp) adds over these topics in this order; the sweep's X walks them the same
-// way, written out (see there).
-template <class F>
-BUTTERFLY_FN void for_each_topic_of_both(const word_sets& ws, const stored_set& word_set,
-                                         const std::uint64_t* set, const std::uint64_t* used,
-                                         std::int64_t at, F&& f) {
-  // Locals, as the sweep's X keeps them: a store of f's through a pointer could alias ws's K
-  // and the set's fields, which would then be reloaded for every set word.
+// The topics both a document and a word have, in topic order, but `except` (a topic, or -1 for
+// none): acc = f(acc, k, p) for each, p its place among word_buckets' entries (from `at`, the
+// word's first); returns acc. The document is a slot's set and its nonempty words (`used`); only
+// the set words where both have topics are read (the word's mask marks its nonempty ones; where
+// every set is dense, an empty set word reads as zero, so no mask is read), each topic's entry by
+// its stored word's rank. The sweep's X (collapsed_documents) and the log-likelihood's sparse dot
+// (likelihood_steps.hpp) add over these topics in this order. The accumulator goes by value, so
+// that it stays in registers while f stores through pointers: a captured reference could alias
+// those stores and be reloaded after each (the sweep's x and c through a by-reference lambda took
+// 1.03-1.07x the sweep's seconds, bench/journal/2026-12-04.md).
+template <class Acc, class F>
+BUTTERFLY_FN Acc fold_topics_of_both(const word_sets& ws, const stored_set& word_set,
+                                     const std::uint64_t* set, const std::uint64_t* used,
+                                     std::int64_t at, int except, Acc acc, F&& f) {
+  // Locals, for the same reason: a store of f's through a pointer could alias ws's K and the
+  // set's fields, which would then be reloaded for every set word.
   const int M = ws.mask_words();
   const bool all_dense = ws.all_dense();
   const std::uint64_t* const word_mask = word_set.mask;
   const std::uint64_t* const word_words = word_set.words;
   const std::uint16_t* const word_ranks = word_set.ranks;
+  const int except_word = except < 0 ? -1 : except / 64;
   for (int q = 0; q < M; ++q) {
     const std::uint64_t mask = all_dense ? ~std::uint64_t{0} : word_mask[q];
     for (std::uint64_t words_left = used[q] & mask; words_left != 0; words_left &= words_left - 1) {
       const int j = 64 * q + detail::lowest_set_bit(words_left);
       const int stored = word_set.place(j);
       const std::uint64_t word_bits = word_words[stored];
+      std::uint64_t b = set[j] & word_bits;
+      if (j == except_word) b &= ~(std::uint64_t{1} << (except % 64));
       const std::int64_t place = at + word_ranks[stored];
-      for (std::uint64_t b = set[j] & word_bits; b != 0; b &= b - 1) {
+      for (; b != 0; b &= b - 1) {
         const int bit = detail::lowest_set_bit(b);
-        f(64 * j + bit, place + set_bits(word_bits & below(bit)));
+        acc = f(acc, 64 * j + bit, place + set_bits(word_bits & below(bit)));
       }
     }
   }
+  return acc;
 }
 
 // Element w: word w's topic set (word_sets) and its entries, one per topic with a non-zero
@@ -338,6 +345,12 @@ BUTTERFLY_FN std::int64_t search_without(const double* sums, std::int64_t n, dou
   return at != skip ? at : (skip + 1 < n ? skip + 1 : (skip > 0 ? skip - 1 : skip));
 }
 
+// X's weight so far and how many topics it has (collapsed_documents' fold over the topics of both).
+struct x_bucket {
+  double x = 0.0;
+  int c = 0;
+};
+
 // Element i: one sweep over the tokens of document m = first_doc + i in order (see the top
 // of the file), in slot i of the scratch rows: the document's counts (counted from z at the
 // start; during the sweep those of its other tokens as they stand), the set of its topics
@@ -401,7 +414,6 @@ struct collapsed_documents {
     }
     double doc_sum = document_sum(n, set);
     const word_sets ws = sets;
-    const int M = ws.mask_words();
     for (std::int64_t t = begin; t < end; ++t) {
       const int o = z[t], w = words[t];
       const std::int64_t at = word_entries[w];
@@ -450,37 +462,18 @@ struct collapsed_documents {
         add(t, k, n, set, used, topics, most, doc_sum);
         continue;
       }
-      // X: the topics of both, without o, from the set's words where both have topics (the
-      // document's nonempty words and the word's, its mask), in topic order; each one's entry
-      // by its stored word's rank. for_each_topic_of_both's walk, written out: through that
-      // function (a lambda adding into x and c) the sweep took 1.03-1.07x the seconds on
-      // nips17 at K = 10,000 (bench/journal/2026-12-04.md).
-      const stored_set word_set = ws.of(w);
-      const std::uint64_t* const word_mask = word_set.mask;
-      const std::uint64_t* const word_words = word_set.words;
-      const std::uint16_t* const word_ranks = word_set.ranks;
-      double x = 0.0;
-      int c = 0;
-      for (int q = 0; q < M; ++q) {
-        // Where every set is dense, the word's empty set words read as zero: no head to read.
-        const std::uint64_t mask = ws.all_dense() ? ~std::uint64_t{0} : word_mask[q];
-        for (std::uint64_t words_left = used[q] & mask; words_left != 0;
-             words_left &= words_left - 1) {
-          const int j = 64 * q + detail::lowest_set_bit(words_left);
-          const int stored = word_set.place(j);
-          const std::uint64_t word_bits = word_words[stored];
-          std::uint64_t b = set[j] & word_bits;
-          if (j == o / 64) b &= ~(std::uint64_t{1} << (o % 64));
-          const std::int64_t place = at + word_ranks[stored];
-          for (; b != 0; b &= b - 1) {
-            const int bit = detail::lowest_set_bit(b), k = 64 * j + bit;
-            const std::int64_t p = place + set_bits(word_bits & below(bit));
-            x += static_cast<double>(n[k]) * static_cast<double>(word_counts[p]) * scale[k];
-            pick[c] = k;
-            sum[c++] = x;
-          }
-        }
-      }
+      // X: the topics of both but o, each one's weight added in topic order, its topic and
+      // running sum kept for the draw.
+      const x_bucket xb = fold_topics_of_both(
+          ws, ws.of(w), set, used, at, o, x_bucket{}, [&](x_bucket b, int topic, std::int64_t p) {
+            b.x +=
+                static_cast<double>(n[topic]) * static_cast<double>(word_counts[p]) * scale[topic];
+            pick[b.c] = topic;
+            sum[b.c++] = b.x;
+            return b;
+          });
+      const double x = xb.x;
+      const int c = xb.c;
       k = draw(t, o, w, n, set, doc_sum, x, [&](double u) {
         int i = 0;
         while (i < c - 1 && !(u < sum[i])) ++i;

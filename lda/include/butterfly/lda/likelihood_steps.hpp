@@ -42,7 +42,7 @@ namespace butterfly::lda::steps {
 //       + theta0 gap_w + sum over the topics of both (theta_k - theta0) (phi_wk - prior_k),
 // the first line once per document, the second per token in O(the set words both have
 // topics in + the topics of both) from the two topic sets, as the sweep finds X's topics
-// (collapsed.hpp's for_each_topic_of_both), instead of O(K) or O(w's topics). Every term is at
+// (collapsed.hpp's fold_topics_of_both), instead of O(K) or O(w's topics). Every term is at
 // least 0. Departure from the held arrays' sum (the same value, other roundings: within 1e-12
 // relative, lda/tests/metrics.cpp); the same bits on every backend. The log is
 // lda/portable_math.hpp's (glibc's differs between machines in the last bit, a GPU's libm from
@@ -119,11 +119,11 @@ struct likelihood_blocks {
       for (std::int64_t t = offsets[m]; t < offsets[m + 1]; ++t) {
         const std::int64_t w = words[t];
         if (t == offsets[m] || w != words[t - 1]) {
-          double dot_w = static_cast<double>(theta0) * gaps[w];
-          for_each_topic_of_both(word_rows.sets, word_rows.sets.of(w), set, used,
-                                 word_rows.entries[w], [&](int k, std::int64_t p) {
-                                   dot_w += above_theta0(k) * word_rows.above_prior(p, k);
-                                 });
+          const double dot_w = fold_topics_of_both(
+              word_rows.sets, word_rows.sets.of(w), set, used, word_rows.entries[w], -1,
+              static_cast<double>(theta0) * gaps[w], [&](double d, int k, std::int64_t p) {
+                return d + above_theta0(k) * word_rows.above_prior(p, k);
+              });
           term = portable::log(doc_dot + dot_w);
         }
         sum += term;
