@@ -538,9 +538,8 @@ run_phase_inner() {
 # minutes: build 120 s (the whole tree from scratch is 4.3 CPU-minutes, 2 min 20 s on 2 cores
 # here: about a minute on 16), test 180, measure 150 (each benchmark 0.2 s: the kernels take
 # milliseconds) and profile 150, each with 20 s to stop in: the first command at most 510 s, the
-# second 170 s on a warm machine. On the emulated device, 2 cores: a
-# build from scratch takes 6-9 minutes and the whole backend suite 4-8 (its collapsed
-# chi-square test alone 3).
+# second 170 s on a warm machine. On the emulated device, 2 cores: a build from scratch takes 6-9
+# minutes and the whole backend suite 4-8 (its collapsed chi-square test alone 3).
 phase_limit() {
   if [[ -n ${BUTTERFLY_GPU_PHASE_SECONDS:-} ]]; then echo "$BUTTERFLY_GPU_PHASE_SECONDS"
   elif ! emulated; then case $1 in build) echo 120 ;; test) echo 180 ;; *) echo 150 ;; esac

@@ -70,7 +70,8 @@ std::set<int> some_topics(std::mt19937& gen, int K, int count) {
 void require_walk(int K, std::uint32_t seed) {
   std::mt19937 gen(seed);
   // Word 0 compact where K > 4096 (fewer tokens than set words), word 1 dense (more tokens
-  // than set words), word 2 one topic, word 3 none; their topics near the document's too.
+  // than set words), word 2 one topic, word 3 none. The document has all of word 0's topics,
+  // word 2's, and an eighth of K at random.
   std::vector<std::set<int>> word_topics = {
       some_topics(gen, K, 6), some_topics(gen, K, K / 3), {K - 1}, {}};
   const std::vector<std::int64_t> tokens = {6, 10 * set_words(K), 1, 0};
@@ -83,9 +84,13 @@ void require_walk(int K, std::uint32_t seed) {
   const std::uint64_t* const used = slot.data() + set_words(K);
   for (std::size_t w = 0; w < word_topics.size(); ++w) {
     const std::vector<int> listed(word_topics[w].begin(), word_topics[w].end());
-    // Left out: none, a topic of both, a topic of the document alone.
-    std::vector<int> excepts = {-1, *doc.rbegin()};
+    // Left out: none, a topic of both (word 0's all are the document's too, word 2's one is),
+    // and a topic of the document alone.
+    std::vector<int> excepts = {-1};
     if (!listed.empty()) excepts.push_back(listed[listed.size() / 2]);
+    const auto alone =
+        std::find_if(doc.begin(), doc.end(), [&](int k) { return word_topics[w].count(k) == 0; });
+    if (alone != doc.end()) excepts.push_back(*alone);
     for (const int except : excepts) {
       std::vector<std::pair<int, std::int64_t>> expected;
       const std::int64_t at = 1000 * static_cast<std::int64_t>(w);  // the word's first entry
